@@ -8,7 +8,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 echo kit-host >"$root/etc/hostname"
 printf '127.0.0.1 localhost\n127.0.1.1 kit-host\n' >"$root/etc/hosts"
 chroot "$root" passwd -d root >/dev/null
-printf '/dev/vda / ext4 rw,errors=remount-ro 0 1\n' >"$root/etc/fstab"
+printf 'LABEL=kit-root / ext4 rw,errors=remount-ro 0 1\n' >"$root/etc/fstab"
 
 # The boot stub that mounts the repository and hands over to it.
 install -m 0755 "$here/kit-boot" "$root/usr/local/sbin/kit-boot"
