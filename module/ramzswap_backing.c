@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ramzswap: backing swap device.
+ *
+ * Pages that compress poorly (more than PAGE_SIZE / 2), or that cannot be
+ * stored because of mem_limit or allocation failure, are written to the
+ * backing block device at the same sector they have on the ramzswap device,
+ * and read back from there.
+ *
+ * Forwarding is asynchronous: for each page a child bio is allocated from
+ * our own bio_set (GFP_NOIO, so it cannot fail and cannot recurse into I/O),
+ * the parent bio's remaining count is raised, and the parent completes when
+ * the last child does. Child completions run in interrupt context: they only
+ * touch atomic counters and the parent bio, never a slot.
+ *
+ * The backing device is opened exclusively (FMODE_EXCL, holder = device) so
+ * nobody can swapon or mount it underneath us.
+ */
+#define pr_fmt(fmt) "ramzswap: " fmt
+
+#include <linux/kernel.h>
+#include <linux/bio.h>
+#include <linux/blkdev.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "ramzswap_drv.h"
+
+#define RZS_BDEV_MODE	(FMODE_READ | FMODE_WRITE | FMODE_EXCL)
+
+static struct bio_set rzs_bio_set;
+
+int rzs_backing_init(void)
+{
+	return bioset_init(&rzs_bio_set, BIO_POOL_SIZE, 0, BIOSET_NEED_BVECS);
+}
+
+void rzs_backing_exit(void)
+{
+	bioset_exit(&rzs_bio_set);
+}
+
+/* Called with init_lock held for writing, device not initialised. */
+int rzs_backing_open(struct ramzswap *rzs, const char *path)
+{
+	const char *name = rzs->disk->disk_name;
+	struct block_device *bdev;
+	char *copy;
+	int err;
+
+	if (!*path) {
+		pr_err("%s: empty backing device path\n", name);
+		return -EINVAL;
+	}
+
+	copy = kstrdup(path, GFP_KERNEL);
+	if (!copy)
+		return -ENOMEM;
+
+	bdev = blkdev_get_by_path(path, RZS_BDEV_MODE, rzs);
+	if (IS_ERR(bdev)) {
+		err = PTR_ERR(bdev);
+		if (err == -ENOTBLK)
+			pr_err("%s: backing device %s is not a block device\n",
+			       name, path);
+		else if (err == -EBUSY)
+			pr_err("%s: backing device %s is in use\n", name, path);
+		else
+			pr_err("%s: cannot open backing device %s: %d\n",
+			       name, path, err);
+		if (err != -ENOTBLK && err != -EBUSY && err != -ENOMEM)
+			err = -EINVAL;
+		goto err_free_copy;
+	}
+
+	if (bdev->bd_disk == rzs->disk) {
+		pr_err("%s: a device cannot be its own backing device\n", name);
+		err = -EINVAL;
+		goto err_put;
+	}
+
+	if (bdev_nr_bytes(bdev) < PAGE_SIZE) {
+		pr_err("%s: backing device %s is empty\n", name, path);
+		err = -EINVAL;
+		goto err_put;
+	}
+
+	rzs_backing_close(rzs);
+	rzs->bdev = bdev;
+	rzs->backing_path = copy;
+	pr_info("%s: backing device %s, %llu kB\n", name, path,
+		(u64)bdev_nr_bytes(bdev) >> 10);
+	return 0;
+
+err_put:
+	blkdev_put(bdev, RZS_BDEV_MODE);
+err_free_copy:
+	kfree(copy);
+	return err;
+}
+
+u64 rzs_backing_size(struct ramzswap *rzs)
+{
+	return rzs->bdev ? bdev_nr_bytes(rzs->bdev) : 0;
+}
+
+/* Called with init_lock held for writing and no I/O being submitted. */
+void rzs_backing_close(struct ramzswap *rzs)
+{
+	if (!rzs->bdev)
+		return;
+
+	/* Children may still be completing after their parents did. */
+	wait_event(rzs->bd_wait, !atomic_read(&rzs->bd_inflight));
+	blkdev_put(rzs->bdev, RZS_BDEV_MODE);
+	rzs->bdev = NULL;
+	kfree(rzs->backing_path);
+	rzs->backing_path = NULL;
+}
+
+static void rzs_backing_endio(struct bio *bio)
+{
+	struct bio *parent = bio->bi_private;
+	struct ramzswap *rzs = parent->bi_bdev->bd_disk->private_data;
+
+	if (bio->bi_status) {
+		bool write = op_is_write(bio_op(bio));
+
+		atomic64_inc(write ? &rzs->stats.failed_writes :
+				     &rzs->stats.failed_reads);
+		pr_err_ratelimited("%s: backing device %s error at sector %llu: %d\n",
+				   rzs->disk->disk_name, write ? "write" : "read",
+				   (unsigned long long)bio->bi_iter.bi_sector,
+				   blk_status_to_errno(bio->bi_status));
+		if (!parent->bi_status)
+			parent->bi_status = bio->bi_status;
+	}
+	bio_put(bio);
+
+	/*
+	 * Drop our in-flight count before completing the parent: once the
+	 * parent completes, its submitter may close and reset the device.
+	 */
+	if (atomic_dec_and_test(&rzs->bd_inflight))
+		wake_up(&rzs->bd_wait);
+	bio_endio(parent);
+}
+
+/*
+ * Forward one page of @parent to the backing device at slot @index.
+ * Returns 1: the I/O was submitted and @parent completes after it.
+ * The bio_set has a bvec pool (BIOSET_NEED_BVECS) for the one-page bio.
+ */
+int rzs_backing_submit(struct ramzswap *rzs, struct page *page, u32 index,
+		       struct bio *parent)
+{
+	blk_opf_t opf = bio_op(parent) | (parent->bi_opf & REQ_SYNC);
+	struct bio *bio;
+
+	/* GFP_NOIO from a mempool: waits rather than fails. */
+	bio = bio_alloc_bioset(rzs->bdev, 1, opf, GFP_NOIO, &rzs_bio_set);
+	if (WARN_ON_ONCE(!bio))
+		return -ENOMEM;
+	bio->bi_iter.bi_sector = (sector_t)index << RZS_SECTORS_PER_PAGE_SHIFT;
+	__bio_add_page(bio, page, PAGE_SIZE, 0);
+	bio->bi_private = parent;
+	bio->bi_end_io = rzs_backing_endio;
+
+	bio_inc_remaining(parent);
+	atomic_inc(&rzs->bd_inflight);
+	if (op_is_write(bio_op(bio)))
+		atomic64_inc(&rzs->stats.bd_writes);
+	else
+		atomic64_inc(&rzs->stats.bd_reads);
+	submit_bio(bio);
+	return 1;
+}

@@ -1,0 +1,497 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * ramzswap: the slot table and the per-page read, write and free paths.
+ *
+ * One slot describes one PAGE_SIZE block of the device. A slot is empty,
+ * same-filled (RZS_SAME: the repeated unsigned long is kept in the slot and
+ * nothing is allocated), compressed in the xvmalloc pool (RZS_XV), stored
+ * uncompressed in a page of its own (RZS_RAW), or forwarded to the backing
+ * device at the same sector (RZS_BDEV).
+ *
+ * Every slot access is done under the slot's bit spinlock (RZS_LOCK), which
+ * disables preemption: only non-sleeping work happens under it. Slots are
+ * never freed from the read path (swap may read a slot that it still needs,
+ * e.g. SWP_SYNCHRONOUS_IO swap-in racing with fork); they are freed by an
+ * overwrite, discard/write-zeroes, swap_slot_free_notify or reset.
+ */
+#define pr_fmt(fmt) "ramzswap: " fmt
+
+#include <linux/kernel.h>
+#include <linux/mm.h>
+#include <linux/highmem.h>
+#include <linux/bit_spinlock.h>
+#include <linux/vmalloc.h>
+#include <linux/sched.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+
+#include "ramzswap_drv.h"
+#include "ramzswap_comp.h"
+#include "xvmalloc.h"
+
+/*
+ * xvmalloc pages may come from highmem. The first attempt is made while a
+ * compression stream is held (preemption disabled), so it must not sleep;
+ * the retry happens without the stream and may sleep, but must not start
+ * I/O since we may be writing out swap on behalf of reclaim.
+ */
+#define RZS_GFP_ATOMIC	(GFP_NOWAIT | __GFP_NOWARN | __GFP_HIGHMEM)
+#define RZS_GFP_SLEEP	(GFP_NOIO | __GFP_NOWARN | __GFP_HIGHMEM)
+
+static inline void rzs_slot_lock(struct ramzswap *rzs, u32 index)
+{
+	bit_spin_lock(RZS_LOCK, &rzs->table[index].flags);
+}
+
+static inline bool rzs_slot_trylock(struct ramzswap *rzs, u32 index)
+{
+	return bit_spin_trylock(RZS_LOCK, &rzs->table[index].flags);
+}
+
+static inline void rzs_slot_unlock(struct ramzswap *rzs, u32 index)
+{
+	bit_spin_unlock(RZS_LOCK, &rzs->table[index].flags);
+}
+
+static inline bool rzs_test_flag(struct ramzswap *rzs, u32 index,
+				 enum rzs_slot_flag flag)
+{
+	return rzs->table[index].flags & BIT(flag);
+}
+
+static inline u32 rzs_get_size(struct ramzswap *rzs, u32 index)
+{
+	return rzs->table[index].flags & RZS_SIZE_MASK;
+}
+
+static inline u32 rzs_get_offset(struct ramzswap *rzs, u32 index)
+{
+	return (rzs->table[index].flags >> RZS_OFFSET_SHIFT) & RZS_SIZE_MASK;
+}
+
+/* Replace size, offset and state flags; keeps RZS_LOCK. Slot lock held. */
+static inline void rzs_set_slot(struct ramzswap *rzs, u32 index,
+				enum rzs_slot_flag flag, u32 size, u32 offset)
+{
+	unsigned long *flags = &rzs->table[index].flags;
+
+	*flags = (*flags & BIT(RZS_LOCK)) | BIT(flag) | size |
+		 ((unsigned long)offset << RZS_OFFSET_SHIFT);
+}
+
+int rzs_meta_alloc(struct ramzswap *rzs, u64 disksize)
+{
+	BUILD_BUG_ON(RZS_FLAG_MAX > BITS_PER_LONG);
+
+	rzs->nr_slots = disksize >> PAGE_SHIFT;
+	rzs->table = vzalloc(array_size(rzs->nr_slots, sizeof(*rzs->table)));
+	if (!rzs->table)
+		return -ENOMEM;
+
+	rzs->pool = xv_create_pool();
+	if (!rzs->pool) {
+		vfree(rzs->table);
+		rzs->table = NULL;
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+u64 rzs_mem_used_pages(struct ramzswap *rzs)
+{
+	if (!rzs->pool)
+		return 0;
+	return (xv_get_total_size_bytes(rzs->pool) >> PAGE_SHIFT) +
+		atomic64_read(&rzs->stats.raw_pages);
+}
+
+/*
+ * Release whatever @index holds; returns false if it was empty. Slot lock
+ * held (or device quiesced). Never sleeps: xv_free() and __free_page() are
+ * safe in atomic context.
+ */
+static bool rzs_free_slot(struct ramzswap *rzs, u32 index)
+{
+	struct rzs_slot *slot = &rzs->table[index];
+	u32 size = rzs_get_size(rzs, index);
+
+	if (rzs_test_flag(rzs, index, RZS_SAME)) {
+		atomic64_dec(&rzs->stats.same_pages);
+	} else if (rzs_test_flag(rzs, index, RZS_XV)) {
+		xv_free(rzs->pool, slot->page, rzs_get_offset(rzs, index));
+		atomic64_dec(&rzs->stats.pages_stored);
+		atomic64_sub(size, &rzs->stats.compr_data_size);
+		if (size <= RZS_GOOD_COMPRESS)
+			atomic64_dec(&rzs->stats.good_compress);
+	} else if (rzs_test_flag(rzs, index, RZS_RAW)) {
+		__free_page(slot->page);
+		atomic64_dec(&rzs->stats.pages_stored);
+		atomic64_dec(&rzs->stats.raw_pages);
+		atomic64_sub(size, &rzs->stats.compr_data_size);
+	} else if (rzs_test_flag(rzs, index, RZS_BDEV)) {
+		atomic64_dec(&rzs->stats.bd_count);
+	} else {
+		return false;
+	}
+
+	slot->page = NULL;
+	slot->flags &= BIT(RZS_LOCK);
+	return true;
+}
+
+/* Device has no users any more (reset/remove): free every slot. */
+void rzs_meta_free(struct ramzswap *rzs)
+{
+	unsigned long i;
+
+	if (rzs->table) {
+		for (i = 0; i < rzs->nr_slots; i++) {
+			rzs_free_slot(rzs, i);
+			if (!(i % 4096))
+				cond_resched();
+		}
+	}
+	if (rzs->pool)
+		xv_destroy_pool(rzs->pool);
+	rzs->pool = NULL;
+	vfree(rzs->table);
+	rzs->table = NULL;
+	rzs->nr_slots = 0;
+}
+
+void rzs_free_range(struct ramzswap *rzs, u32 index, u32 count)
+{
+	bool freed;
+	u32 i;
+
+	for (i = 0; i < count; i++) {
+		rzs_slot_lock(rzs, index + i);
+		freed = rzs_free_slot(rzs, index + i);
+		rzs_slot_unlock(rzs, index + i);
+		if (freed)
+			atomic64_inc(&rzs->stats.pages_discard);
+		if (!(i % 4096))
+			cond_resched();
+	}
+}
+
+/*
+ * Called by swap with its own locks held (atomic context): only a trylock.
+ * If the slot is busy it is in use by I/O and will be freed by the next
+ * overwrite or discard instead.
+ */
+void rzs_slot_free_notify(struct ramzswap *rzs, unsigned long index)
+{
+	atomic64_inc(&rzs->stats.notify_free);
+	if (index >= rzs->nr_slots)
+		return;
+	if (!rzs_slot_trylock(rzs, index)) {
+		atomic64_inc(&rzs->stats.miss_free);
+		return;
+	}
+	rzs_free_slot(rzs, index);
+	rzs_slot_unlock(rzs, index);
+}
+
+static bool rzs_page_same_filled(const void *ptr, unsigned long *element)
+{
+	const unsigned long *words = ptr;
+	unsigned long val = words[0];
+	unsigned int last = PAGE_SIZE / sizeof(*words) - 1;
+	unsigned int i;
+
+	/* Cheap early out: most pages differ at their ends. */
+	if (words[last] != val)
+		return false;
+	for (i = 1; i < last; i++)
+		if (words[i] != val)
+			return false;
+	*element = val;
+	return true;
+}
+
+static int __rzs_read(struct ramzswap *rzs, struct page *page, u32 index,
+		      struct bio *parent)
+{
+	struct rzs_slot *slot = &rzs->table[index];
+	struct rzs_strm *strm;
+	void *src, *dst;
+	u32 size;
+	int ret;
+
+	rzs_slot_lock(rzs, index);
+
+	if (rzs_test_flag(rzs, index, RZS_BDEV)) {
+		rzs_slot_unlock(rzs, index);
+		/* No parent: let rw_page's caller fall back to a bio. */
+		if (!parent)
+			return -EAGAIN;
+		return rzs_backing_submit(rzs, page, index, parent);
+	}
+
+	if (rzs_test_flag(rzs, index, RZS_SAME)) {
+		unsigned long element = slot->element;
+
+		rzs_slot_unlock(rzs, index);
+		dst = kmap_local_page(page);
+		memset_l(dst, element, PAGE_SIZE / sizeof(unsigned long));
+		kunmap_local(dst);
+		return 0;
+	}
+
+	if (rzs_test_flag(rzs, index, RZS_RAW)) {
+		copy_highpage(page, slot->page);
+		rzs_slot_unlock(rzs, index);
+		return 0;
+	}
+
+	if (!rzs_test_flag(rzs, index, RZS_XV)) {
+		/* Never written (or freed): reads as zeros. */
+		rzs_slot_unlock(rzs, index);
+		clear_highpage(page);
+		return 0;
+	}
+
+	size = rzs_get_size(rzs, index);
+	src = kmap_local_page(slot->page);
+	dst = kmap_local_page(page);
+	strm = rzs_comp_get(rzs->comp);
+	ret = rzs_decompress(rzs->comp, strm, src + rzs_get_offset(rzs, index),
+			     size, dst);
+	rzs_comp_put(rzs->comp);
+	kunmap_local(dst);
+	kunmap_local(src);
+	rzs_slot_unlock(rzs, index);
+
+	if (ret)
+		pr_err_ratelimited("%s: decompression of page %u failed (corrupt object, %u bytes)\n",
+				   rzs->disk->disk_name, index, size);
+	return ret;
+}
+
+/*
+ * Returns 0 when the page was filled, 1 when a chained read from the backing
+ * device was submitted, -EAGAIN when a bio is needed (@parent NULL), or
+ * another negative error.
+ */
+int rzs_bvec_read(struct ramzswap *rzs, struct page *page, u32 index,
+		  struct bio *parent)
+{
+	u64 start = ktime_get_ns();
+	int ret;
+
+	ret = __rzs_read(rzs, page, index, parent);
+	if (ret == -EAGAIN)
+		return ret;
+
+	atomic64_inc(&rzs->stats.num_reads);
+	if (ret < 0)
+		atomic64_inc(&rzs->stats.failed_reads);
+	else
+		flush_dcache_page(page);
+	rzs_hist_record(rzs, RZS_HIST_READ, ktime_get_ns() - start);
+	return ret;
+}
+
+/* Install a new state for @index, freeing what it held. */
+static void rzs_install(struct ramzswap *rzs, u32 index,
+			enum rzs_slot_flag flag, struct page *opage,
+			unsigned long element, u32 size, u32 offset)
+{
+	struct rzs_slot *slot = &rzs->table[index];
+
+	rzs_slot_lock(rzs, index);
+	rzs_free_slot(rzs, index);
+	if (flag == RZS_SAME)
+		slot->element = element;
+	else
+		slot->page = opage;
+	rzs_set_slot(rzs, index, flag, size, offset);
+	rzs_slot_unlock(rzs, index);
+}
+
+static bool rzs_over_limit(struct ramzswap *rzs)
+{
+	unsigned long limit = READ_ONCE(rzs->limit_pages);
+	u64 used = rzs_mem_used_pages(rzs);
+
+	rzs_update_max_used(rzs, used);
+	return limit && used > limit;
+}
+
+/* Store an incompressible page as a raw copy in a page of its own. */
+static int rzs_store_raw(struct ramzswap *rzs, struct page *page, u32 index)
+{
+	struct page *opage;
+
+	opage = alloc_page(RZS_GFP_SLEEP);
+	if (!opage)
+		return -ENOMEM;
+	copy_highpage(opage, page);
+
+	atomic64_inc(&rzs->stats.raw_pages);
+	if (rzs_over_limit(rzs)) {
+		atomic64_dec(&rzs->stats.raw_pages);
+		__free_page(opage);
+		return -ENOMEM;
+	}
+
+	rzs_install(rzs, index, RZS_RAW, opage, 0, PAGE_SIZE, 0);
+	atomic64_inc(&rzs->stats.pages_stored);
+	atomic64_inc(&rzs->stats.raw_pages_since);
+	atomic64_add(PAGE_SIZE, &rzs->stats.compr_data_size);
+	return 0;
+}
+
+/*
+ * Compress @page and store it in the pool. Returns 0 when stored, 1 when the
+ * page should go elsewhere (raw, or backing device), or a negative error.
+ */
+static int rzs_store_compressed(struct ramzswap *rzs, struct page *page,
+				u32 index, bool *raw)
+{
+	unsigned int max_zpage = rzs->bdev ? RZS_MAX_ZPAGE_BACKING :
+					     RZS_MAX_ZPAGE;
+	struct page *opage = NULL;
+	struct rzs_strm *strm;
+	unsigned int clen;
+	u32 offset, alloc_size = 0;
+	void *src, *dst;
+	int ret, tries = 0;
+
+again:
+	strm = rzs_comp_get(rzs->comp);
+	src = kmap_local_page(page);
+	ret = rzs_compress(rzs->comp, strm, src, &clen);
+	kunmap_local(src);
+	if (ret) {
+		rzs_comp_put(rzs->comp);
+		pr_err_ratelimited("%s: compression failed: %d\n",
+				   rzs->disk->disk_name, ret);
+		goto err_free;
+	}
+
+	if (clen > max_zpage || clen > xv_max_alloc_size()) {
+		rzs_comp_put(rzs->comp);
+		*raw = true;
+		ret = 1;
+		goto err_free;
+	}
+
+	/* The page changed under a retry: object too small, start over. */
+	if (opage && clen > alloc_size) {
+		rzs_comp_put(rzs->comp);
+		xv_free(rzs->pool, opage, offset);
+		opage = NULL;
+		if (++tries > 3) {
+			ret = -EIO;
+			goto err_free;
+		}
+		goto again;
+	}
+
+	if (!opage) {
+		ret = xv_malloc(rzs->pool, clen, &opage, &offset,
+				RZS_GFP_ATOMIC);
+		if (ret) {
+			/* Retry without the stream, allowed to sleep. */
+			rzs_comp_put(rzs->comp);
+			opage = NULL;
+			ret = xv_malloc(rzs->pool, clen, &opage, &offset,
+					RZS_GFP_SLEEP);
+			if (ret) {
+				opage = NULL;
+				ret = -ENOMEM;
+				goto err_free;
+			}
+			alloc_size = clen;
+			goto again;
+		}
+		alloc_size = clen;
+	}
+
+	dst = kmap_local_page(opage);
+	memcpy(dst + offset, strm->buf, clen);
+	kunmap_local(dst);
+	rzs_comp_put(rzs->comp);
+
+	if (rzs_over_limit(rzs)) {
+		ret = -ENOMEM;
+		goto err_free;
+	}
+
+	rzs_install(rzs, index, RZS_XV, opage, 0, clen, offset);
+	atomic64_inc(&rzs->stats.pages_stored);
+	atomic64_add(clen, &rzs->stats.compr_data_size);
+	if (clen <= RZS_GOOD_COMPRESS)
+		atomic64_inc(&rzs->stats.good_compress);
+	return 0;
+
+err_free:
+	if (opage)
+		xv_free(rzs->pool, opage, offset);
+	return ret;
+}
+
+static int __rzs_write(struct ramzswap *rzs, struct page *page, u32 index,
+		       struct bio *parent)
+{
+	unsigned long element;
+	bool same, raw = false;
+	void *src;
+	int ret;
+
+	src = kmap_local_page(page);
+	same = rzs_page_same_filled(src, &element);
+	kunmap_local(src);
+	if (same) {
+		rzs_install(rzs, index, RZS_SAME, NULL, element, 0, 0);
+		atomic64_inc(&rzs->stats.same_pages);
+		return 0;
+	}
+
+	ret = rzs_store_compressed(rzs, page, index, &raw);
+	if (ret <= 0 && ret != -ENOMEM)
+		return ret;
+
+	/* Poorly compressible, over the limit or out of memory. */
+	if (rzs->bdev) {
+		if (!parent)
+			return -EAGAIN;
+		ret = rzs_backing_submit(rzs, page, index, parent);
+		if (ret < 0)
+			return ret;
+		rzs_install(rzs, index, RZS_BDEV, NULL, 0, 0, 0);
+		atomic64_inc(&rzs->stats.bd_count);
+		return ret;
+	}
+	if (raw)
+		return rzs_store_raw(rzs, page, index);
+	return ret;
+}
+
+/*
+ * Returns 0 when the page was stored, 1 when a chained write to the backing
+ * device was submitted, -EAGAIN when a bio is needed (@parent NULL), or
+ * another negative error (-ENOMEM when over the limit without a backing
+ * device).
+ */
+int rzs_bvec_write(struct ramzswap *rzs, struct page *page, u32 index,
+		   struct bio *parent)
+{
+	u64 start = ktime_get_ns();
+	int ret;
+
+	ret = __rzs_write(rzs, page, index, parent);
+	if (ret == -EAGAIN)
+		return ret;
+
+	atomic64_inc(&rzs->stats.num_writes);
+	if (ret < 0) {
+		atomic64_inc(&rzs->stats.failed_writes);
+		pr_debug_ratelimited("%s: write of page %u failed: %d\n",
+				     rzs->disk->disk_name, index, ret);
+	}
+	rzs_hist_record(rzs, RZS_HIST_WRITE, ktime_get_ns() - start);
+	return ret;
+}

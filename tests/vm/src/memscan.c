@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * memscan: a verifying anonymous-memory scanner for swap tests.
+ *
+ * Maps SIZE MB of anonymous memory and scans it PASSES times, cyclically
+ * (every page touched once per pass, in order, like the "scan" benchmark of
+ * linux-mm.org's PageReplacementTesting). Pass 1 writes generation 1 into
+ * every page; pass n checks every page still holds generation n-1 and writes
+ * generation n. A last pass checks the final generation. Any mismatch is
+ * reported and makes the exit status 1.
+ *
+ *   memscan -m MB [-p PASSES] [-t zero|same|text|random|mixed]
+ *           [-s STOPFILE] [-w WAITFILE] [-r READYFILE]
+ *
+ *   -s  stop early (then verify) once STOPFILE exists, checked per pass
+ *   -w  after the passes, create READYFILE (-r) and wait for WAITFILE
+ *       before the final check (for swapoff/exit tests)
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "pattern.h"
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int exists(const char *path)
+{
+	return path && access(path, F_OK) == 0;
+}
+
+static unsigned long check_page(uint64_t *page, uint64_t *expect, int mode,
+				uint64_t index, uint64_t gen)
+{
+	pat_fill(expect, mode, index, gen);
+	if (!memcmp(page, expect, PG))
+		return 0;
+	return 1;
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long mb = 0, passes = 1, npages, i, bad = 0, pass;
+	const char *stopfile = NULL, *waitfile = NULL, *readyfile = NULL;
+	uint64_t expect[PG_WORDS];
+	int mode = PAT_MIXED, c;
+	unsigned char *mem;
+	double t;
+
+	while ((c = getopt(argc, argv, "m:p:t:s:w:r:")) != -1) {
+		switch (c) {
+		case 'm':
+			mb = strtoul(optarg, NULL, 10);
+			break;
+		case 'p':
+			passes = strtoul(optarg, NULL, 10);
+			break;
+		case 't':
+			mode = pat_parse(optarg);
+			break;
+		case 's':
+			stopfile = optarg;
+			break;
+		case 'w':
+			waitfile = optarg;
+			break;
+		case 'r':
+			readyfile = optarg;
+			break;
+		default:
+			goto usage;
+		}
+	}
+	if (!mb || !passes || mode < 0)
+		goto usage;
+
+	npages = mb * (1024 * 1024 / PG);
+	mem = mmap(NULL, npages * PG, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (mem == MAP_FAILED) {
+		perror("mmap");
+		return 2;
+	}
+	/* No transparent huge pages: we want 4 KiB swap traffic. */
+	madvise(mem, npages * PG, MADV_NOHUGEPAGE);
+
+	for (pass = 1; pass <= passes; pass++) {
+		unsigned long pbad = 0;
+
+		if (pass > 1 && exists(stopfile)) {
+			printf("memscan: stop file seen before pass %lu\n", pass);
+			break;
+		}
+		t = now();
+		for (i = 0; i < npages; i++) {
+			uint64_t *page = (uint64_t *)(mem + i * PG);
+
+			if (pass > 1 && check_page(page, expect, mode, i, pass - 1)) {
+				if (pbad++ < 5)
+					fprintf(stderr, "memscan: pass %lu page %lu corrupt (word0 %#llx word1 %#llx)\n",
+						pass, i, (unsigned long long)page[0],
+						(unsigned long long)page[1]);
+			}
+			pat_fill(page, mode, i, pass);
+		}
+		bad += pbad;
+		printf("memscan: pass %lu/%lu %lu MB %.1f s, %lu bad pages\n",
+		       pass, passes, mb, now() - t, pbad);
+		fflush(stdout);
+	}
+	pass--;
+
+	if (waitfile) {
+		if (readyfile) {
+			FILE *f = fopen(readyfile, "w");
+
+			if (f)
+				fclose(f);
+		}
+		printf("memscan: waiting for %s\n", waitfile);
+		fflush(stdout);
+		while (!exists(waitfile))
+			usleep(200000);
+	}
+
+	t = now();
+	for (i = 0; i < npages; i++) {
+		uint64_t *page = (uint64_t *)(mem + i * PG);
+
+		if (check_page(page, expect, mode, i, pass)) {
+			if (bad++ < 10)
+				fprintf(stderr, "memscan: final check page %lu corrupt\n", i);
+		}
+	}
+	printf("memscan: final check %.1f s, total %lu bad pages\n", now() - t, bad);
+	return bad ? 1 : 0;
+
+usage:
+	fprintf(stderr, "usage: memscan -m MB [-p PASSES] [-t zero|same|text|random|mixed] [-s STOPFILE] [-w WAITFILE [-r READYFILE]]\n");
+	return 2;
+}
