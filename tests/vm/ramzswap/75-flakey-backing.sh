@@ -21,7 +21,7 @@ echo /dev/mapper/rzs-flakey >/sys/block/$d/backing_dev
 echo 64M >/sys/block/$d/disksize
 n=1024
 pagepat write $dev random 51 0 $n
-pagepat write $dev text 52 $n $n
+pagepat write $dev same 52 $n $n
 [ "$(rzs_bd $d 1)" -ge $((n - 8)) ] || fail "random pages not on the backing device"
 
 # Now every backing I/O fails (up 0 s, down 3600 s: always down).
@@ -36,7 +36,7 @@ rc=0
 pagepat write $dev random 53 $((2 * n)) 64 || rc=$?
 [ "$rc" = 3 ] || fail "writes to a failing backing device did not fail (exit $rc)"
 [ "$(rzs_stat $d FailedWrites)" -gt 0 ] || fail "FailedWrites not counted"
-pagepat verify $dev text 52 $n $n || fail "in-memory pages damaged"
+pagepat verify $dev same 52 $n $n || fail "in-memory pages damaged"
 show_stats $d
 
 # Swap on it while the backing device fails: errors, not a crash.

@@ -1,0 +1,97 @@
+#!/usr/bin/env bash
+# A small density run through the benchmark itself (bench/in-vm): three
+# tiny hog guests, linux / winlike / linux, started through libvirt, all
+# guests together capped at 160 MiB (machine.slice) so that they swap into
+# ramzswap. Passes when:
+#   - every guest started, held, and at the end read back and verified all
+#     of its pages (final result=PASS), with no verification error;
+#   - ramzswap's mm_stat showed swapped data (orig_data_size > 0) while the
+#     guests ran, and swap was in use;
+#   - the benchmark's report files exist with their columns, and
+#     bench/report turns them into a REPORT.md with the density table.
+# Skips only when /kit/module/ramzswap.ko has not been built.
+# kit-timeout: 1500
+set -euo pipefail
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+
+ko=/kit/module/ramzswap.ko
+[ -f "$ko" ] || skip "no $ko (module not built): nothing to test the density run with"
+
+out=$(mktemp -d /tmp/density-test.XXXX)
+keep() {
+	mkdir -p "${KIT_OUT:-/tmp}/density-test"
+	cp -r "$out"/. "${KIT_OUT:-/tmp}/density-test/" 2>/dev/null || true
+}
+trap keep EXIT
+
+# The deadline rule is off (--max-miss 100): this test is about data
+# integrity through libvirt and ramzswap, not about timing under TCG.
+rc=0
+/kit/bench/in-vm --out "$out" --class both --profile mixed --configs ramzswap \
+	--guest-mib 192 --max-guests 3 --config-time 420 --period 5 --window 2 \
+	--ws 0.2 --max-miss 100 --boot-timeout 500 --guest-mem-max 160M --label test || rc=$?
+[ "$rc" = 0 ] || fail "bench/in-vm exited with status $rc"
+
+# Report files and their columns.
+need_cols() { # FILE COLUMN...
+	local f=$1 head c
+	shift
+	[ -s "$f" ] || fail "missing report file $(basename "$f")"
+	head=$(head -n1 "$f")
+	for c in "$@"; do
+		grep -q "\(^\|,\)$c\(,\|$\)" <<<"$head" || fail "$(basename "$f") has no column '$c': $head"
+	done
+}
+need_cols "$out/density.csv" config class profile status density limit guests_started \
+	pass_mbps agg_mbps verify_errors final_verified final_pass swap_used_mib mm_orig_mib
+need_cols "$out/steps.csv" config guests passes missed miss_pct pass_mbps mm_orig_mib swap_used_mib ok
+need_cols "$out/latency.csv" config source device op ios avg_ms p50_us p99_us
+need_cols "$out/diskstats-ramzswap.csv" t reads writes mm_orig_mib
+[ -s "$out/meta.env" ] || fail "missing meta.env"
+
+col() { # FILE CONFIG COLUMN: that column of CONFIG's row (CSV without quotes inside)
+	awk -F, -v c="$2" -v k="$3" 'NR == 1 {for (i = 1; i <= NF; i++) h[$i] = i; next}
+		$1 == c {print $h[k]; exit}' "$1"
+}
+d=$out/density.csv
+info "density.csv: $(tail -n +2 "$d")"
+[ "$(col "$d" ramzswap status)" = ok ] || fail "ramzswap configuration not run: $(tail -n1 "$d")"
+started=$(col "$d" ramzswap guests_started)
+[ "$started" = 3 ] || fail "expected 3 guests started, got $started ($(col "$d" ramzswap limit))"
+[ "$(col "$d" ramzswap density)" = 3 ] || fail "not all 3 guests held: $(col "$d" ramzswap limit)"
+[ "$(col "$d" ramzswap verify_errors)" = 0 ] || fail "verification errors: $(col "$d" ramzswap verify_errors)"
+fp=$(col "$d" ramzswap final_pass)
+[ "$fp" = 3 ] || fail "only $fp of 3 guests ended with result=PASS after verifying all pages"
+for f in "$out"/guests/ramzswap/kithog-*.log; do
+	case $f in *.qemu.log) continue ;; esac
+	line=$(grep -ao 'HOG done .*' "$f" || echo "no HOG done line")
+	grep -q 'verify_errors=0 result=PASS' <<<"$line" || fail "$(basename "$f"): $line"
+	info "$(basename "$f" .log): $line"
+done
+grep -aq 'HOG start class=winlike' "$out"/guests/ramzswap/*.log || fail "no winlike guest ran"
+grep -aq 'HOG start class=linux' "$out"/guests/ramzswap/*.log || fail "no linux guest ran"
+
+# Swapped while they ran: mm_stat orig_data_size > 0 in a window, and in
+# the 2-s samples.
+peak_orig=$(awk -F, 'NR > 1 && $1 == "ramzswap" {if ($14 > m) m = $14} END {print m + 0}' "$out/steps.csv")
+sampled=$(awk -F, 'NR > 1 {if ($7 > m) m = $7} END {print m + 0}' "$out/diskstats-ramzswap.csv")
+info "ramzswap orig_data_size while running: ${peak_orig} MiB in windows, ${sampled} MiB peak in samples"
+[ "$sampled" -gt 0 ] || fail "ramzswap mm_stat orig_data_size stayed 0: the guests never swapped"
+[ "$peak_orig" -gt 0 ] || fail "no swapped data during the observation windows"
+writes=$(awk -F, '$4 == "diskstats" && $6 == "write" {print $7}' "$out/latency.csv")
+[ "${writes:-0}" -gt 0 ] || fail "no swap writes in /proc/diskstats of ramzswap0"
+grep -q '^ramzswap,.*,latency_hist,ramzswap0,write,' "$out/latency.csv" || fail "no latency_hist rows"
+
+# The report generator on this data (plots need gnuplot, which the host VM
+# does not have: only the Markdown is checked here).
+mkdir -p "$out/run/test"
+cp "$out"/*.csv "$out"/*.env "$out"/hist-* "$out/run/test/" 2>/dev/null || true
+if command -v python3 >/dev/null; then
+	python3 /kit/bench/report "$out/run" >"$out/report.txt" 2>&1 || fail "bench/report failed: $(tail -n3 "$out/report.txt")"
+	grep -q '^| configuration | VMs per host |' "$out/run/REPORT.md" || fail "REPORT.md has no density table"
+	grep -q 'Swap request latency' "$out/run/REPORT.md" || fail "REPORT.md has no latency table"
+else
+	info "no python3 in the host VM: REPORT.md not checked here"
+fi
+info "3 guests (linux, winlike, linux) swapped into ramzswap and verified every page"
