@@ -15,11 +15,17 @@ sed -e "s|@NAME@|$name|g" -e "s|@KERNEL@|$images/tiny-vmlinuz|g" \
 	-e "s|@INITRD@|$images/tiny-guest.cpio.gz|g" -e "s|@SAY@|$name|g" \
 	-e "s|@SERIAL@|$serial|g" /kit/libvirt/tiny-guest.xml >/tmp/$name.xml
 trap 'virsh -q destroy "$name" >/dev/null 2>&1 || true' EXIT
-start=$SECONDS
-timeout 120 virsh -q create /tmp/$name.xml || fail "virsh create failed"
 gone() { ! timeout 30 virsh -q list --all --name | grep -qx "$name"; }
-wait_for 180 gone || fail "guest still listed after 180 s: $(virsh domstate "$name" 2>&1)"
-info "guest ran and went away in $((SECONDS - start)) s"
+# A nested qemu under TCG sometimes exits silently during boot (about 1 in
+# 18 starts in our trials); one such start is retried, and said so.
+for attempt in 1 2; do
+	: >"$serial"
+	start=$SECONDS
+	timeout 120 virsh -q create /tmp/$name.xml || fail "virsh create failed"
+	wait_for 180 gone || fail "guest still listed after 180 s: $(virsh domstate "$name" 2>&1)"
+	info "attempt $attempt: guest ran and went away in $((SECONDS - start)) s"
+	[ -s "$serial" ] && break
+	info "attempt $attempt: empty serial log; qemu log: $(tail -n 3 "/var/log/libvirt/qemu/$name.log")"
+done
 grep -a "KIT-TINY-GUEST-OK" "$serial" || fail "the guest did not print its line: $(tail -c 500 "$serial")"
 grep -aq "KIT-TINY-GUEST-OK $name" "$serial" || fail "the guest printed the wrong line"
-grep -q 'kvm' /var/log/libvirt/qemu/"$name".log || info "(no qemu log to confirm accel)"
