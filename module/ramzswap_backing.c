@@ -15,6 +15,12 @@
  *
  * The backing device is opened exclusively (FMODE_EXCL, holder = device) so
  * nobody can swapon or mount it underneath us.
+ *
+ * A failing backing device must not take the swap path down with it: swap
+ * re-dirties a page whose write failed and writes it again, forever, if
+ * every retry fails. So after a write error the device is bypassed for
+ * RZS_BD_RETRY_SECS: new pages are kept in memory, as when there is no
+ * backing device (mem_limit still applies), then it is tried again.
  */
 #define pr_fmt(fmt) "ramzswap: " fmt
 
@@ -27,6 +33,7 @@
 #include "ramzswap_drv.h"
 
 #define RZS_BDEV_MODE	(FMODE_READ | FMODE_WRITE | FMODE_EXCL)
+#define RZS_BD_RETRY_SECS	10
 
 static struct bio_set rzs_bio_set;
 
@@ -88,6 +95,7 @@ int rzs_backing_open(struct ramzswap *rzs, const char *path)
 	rzs_backing_close(rzs);
 	rzs->bdev = bdev;
 	rzs->backing_path = copy;
+	WRITE_ONCE(rzs->bd_retry_at, 0);
 	pr_info("%s: backing device %s, %llu kB\n", name, path,
 		(u64)bdev_nr_bytes(bdev) >> 10);
 	return 0;
@@ -118,6 +126,31 @@ void rzs_backing_close(struct ramzswap *rzs)
 	rzs->backing_path = NULL;
 }
 
+/* May new pages go to the backing device? Any context, no lock. */
+bool rzs_backing_usable(struct ramzswap *rzs)
+{
+	unsigned long retry_at = READ_ONCE(rzs->bd_retry_at);
+
+	if (!rzs->bdev)
+		return false;
+	return !retry_at || time_after_eq(jiffies, retry_at);
+}
+
+/* A backing write failed: bypass the device for a while (interrupt context). */
+static void rzs_backing_write_failed(struct ramzswap *rzs)
+{
+	unsigned long old = READ_ONCE(rzs->bd_retry_at);
+	unsigned long next = (jiffies + RZS_BD_RETRY_SECS * HZ) | 1;
+
+	atomic64_inc(&rzs->stats.bd_failed_writes);
+	if (old && time_before(jiffies, old))
+		return;
+	if (cmpxchg(&rzs->bd_retry_at, old, next) == old)
+		pr_warn("%s: backing device %s failed a write; keeping new pages in memory for %d s\n",
+			rzs->disk->disk_name, rzs->backing_path,
+			RZS_BD_RETRY_SECS);
+}
+
 static void rzs_backing_endio(struct bio *bio)
 {
 	struct bio *parent = bio->bi_private;
@@ -128,6 +161,8 @@ static void rzs_backing_endio(struct bio *bio)
 
 		atomic64_inc(write ? &rzs->stats.failed_writes :
 				     &rzs->stats.failed_reads);
+		if (write)
+			rzs_backing_write_failed(rzs);
 		pr_err_ratelimited("%s: backing device %s error at sector %llu: %d\n",
 				   rzs->disk->disk_name, write ? "write" : "read",
 				   (unsigned long long)bio->bi_iter.bi_sector,

@@ -56,11 +56,11 @@
 
 /*
  * A page that compresses to more than this goes to the backing device when
- * one is configured (the original compcache policy).
+ * one is configured, else it is stored uncompressed in a page of its own
+ * (the article's policy). xvmalloc objects cannot span pages, so a larger
+ * object would leave too little of its page for others to be worth it.
  */
-#define RZS_MAX_ZPAGE_BACKING	(PAGE_SIZE / 2)
-/* Without a backing device, larger pages are stored raw in a page. */
-#define RZS_MAX_ZPAGE		(PAGE_SIZE / 4 * 3)
+#define RZS_MAX_ZPAGE		(PAGE_SIZE / 2)
 /* "Good" compression: at most half a page. */
 #define RZS_GOOD_COMPRESS	(PAGE_SIZE / 2)
 
@@ -110,6 +110,8 @@ struct rzs_stats {
 	atomic64_t bd_count;		/* slots on the backing device */
 	atomic64_t bd_reads;
 	atomic64_t bd_writes;
+	atomic64_t bd_failed_writes;	/* backing writes that failed */
+	atomic64_t bd_bypass;		/* pages kept in memory meanwhile */
 };
 
 #define RZS_HIST_BUCKETS	32
@@ -139,6 +141,11 @@ struct ramzswap {
 	char *backing_path;
 	atomic_t bd_inflight;
 	wait_queue_head_t bd_wait;
+	/*
+	 * 0 while the backing device works. After a write error, the jiffies
+	 * until which new pages stay in memory instead; READ/WRITE_ONCE.
+	 */
+	unsigned long bd_retry_at;
 
 	struct rw_semaphore init_lock;
 	u64 disksize;			/* bytes, 0 while not initialised */
@@ -171,6 +178,7 @@ u64 rzs_mem_used_pages(struct ramzswap *rzs);
 int rzs_backing_open(struct ramzswap *rzs, const char *path);
 void rzs_backing_close(struct ramzswap *rzs);
 u64 rzs_backing_size(struct ramzswap *rzs);
+bool rzs_backing_usable(struct ramzswap *rzs);
 int rzs_backing_submit(struct ramzswap *rzs, struct page *page, u32 index,
 		       struct bio *parent);
 int rzs_backing_init(void);
@@ -180,7 +188,8 @@ void rzs_backing_exit(void);
 int rzs_stats_alloc(struct ramzswap *rzs);
 void rzs_stats_free(struct ramzswap *rzs);
 void rzs_stats_reset(struct ramzswap *rzs);
-void rzs_hist_record(struct ramzswap *rzs, enum rzs_hist_op op, u64 ns);
+u64 rzs_hist_start(void);
+void rzs_hist_record(struct ramzswap *rzs, enum rzs_hist_op op, u64 start);
 ssize_t rzs_hist_show(struct ramzswap *rzs, char *buf);
 ssize_t rzs_stats_show(struct ramzswap *rzs, char *buf);
 ssize_t rzs_mm_stat_show(struct ramzswap *rzs, char *buf);

@@ -277,7 +277,7 @@ static int __rzs_read(struct ramzswap *rzs, struct page *page, u32 index,
 int rzs_bvec_read(struct ramzswap *rzs, struct page *page, u32 index,
 		  struct bio *parent)
 {
-	u64 start = ktime_get_ns();
+	u64 start = rzs_hist_start();
 	int ret;
 
 	ret = __rzs_read(rzs, page, index, parent);
@@ -289,7 +289,7 @@ int rzs_bvec_read(struct ramzswap *rzs, struct page *page, u32 index,
 		atomic64_inc(&rzs->stats.failed_reads);
 	else
 		flush_dcache_page(page);
-	rzs_hist_record(rzs, RZS_HIST_READ, ktime_get_ns() - start);
+	rzs_hist_record(rzs, RZS_HIST_READ, start);
 	return ret;
 }
 
@@ -350,8 +350,6 @@ static int rzs_store_raw(struct ramzswap *rzs, struct page *page, u32 index)
 static int rzs_store_compressed(struct ramzswap *rzs, struct page *page,
 				u32 index, bool *raw)
 {
-	unsigned int max_zpage = rzs->bdev ? RZS_MAX_ZPAGE_BACKING :
-					     RZS_MAX_ZPAGE;
 	struct page *opage = NULL;
 	struct rzs_strm *strm;
 	unsigned int clen;
@@ -371,7 +369,7 @@ again:
 		goto err_free;
 	}
 
-	if (clen > max_zpage || clen > xv_max_alloc_size()) {
+	if (clen > RZS_MAX_ZPAGE || clen > xv_max_alloc_size()) {
 		rzs_comp_put(rzs->comp);
 		*raw = true;
 		ret = 1;
@@ -455,7 +453,7 @@ static int __rzs_write(struct ramzswap *rzs, struct page *page, u32 index,
 		return ret;
 
 	/* Poorly compressible, over the limit or out of memory. */
-	if (rzs->bdev) {
+	if (rzs_backing_usable(rzs)) {
 		if (!parent)
 			return -EAGAIN;
 		ret = rzs_backing_submit(rzs, page, index, parent);
@@ -465,6 +463,8 @@ static int __rzs_write(struct ramzswap *rzs, struct page *page, u32 index,
 		atomic64_inc(&rzs->stats.bd_count);
 		return ret;
 	}
+	if (rzs->bdev)
+		atomic64_inc(&rzs->stats.bd_bypass);
 	if (raw)
 		return rzs_store_raw(rzs, page, index);
 	return ret;
@@ -479,7 +479,7 @@ static int __rzs_write(struct ramzswap *rzs, struct page *page, u32 index,
 int rzs_bvec_write(struct ramzswap *rzs, struct page *page, u32 index,
 		   struct bio *parent)
 {
-	u64 start = ktime_get_ns();
+	u64 start = rzs_hist_start();
 	int ret;
 
 	ret = __rzs_write(rzs, page, index, parent);
@@ -492,6 +492,6 @@ int rzs_bvec_write(struct ramzswap *rzs, struct page *page, u32 index,
 		pr_debug_ratelimited("%s: write of page %u failed: %d\n",
 				     rzs->disk->disk_name, index, ret);
 	}
-	rzs_hist_record(rzs, RZS_HIST_WRITE, ktime_get_ns() - start);
+	rzs_hist_record(rzs, RZS_HIST_WRITE, start);
 	return ret;
 }

@@ -17,6 +17,7 @@
 #include <linux/log2.h>
 #include <linux/math64.h>
 #include <linux/percpu.h>
+#include <linux/sched/clock.h>
 #include <linux/sysfs.h>
 
 #include "ramzswap_drv.h"
@@ -43,8 +44,22 @@ void rzs_stats_reset(struct ramzswap *rzs)
 		memset(per_cpu_ptr(rzs->hist, cpu), 0, sizeof(struct rzs_hist));
 }
 
-void rzs_hist_record(struct ramzswap *rzs, enum rzs_hist_op op, u64 ns)
+/*
+ * Latency timestamps come from local_clock(), the scheduler clock: a TSC
+ * read. ktime_get_ns() reads the clocksource, which is the HPET in TCG
+ * guests (an emulated MMIO read per call) and would add measurable time to
+ * every request. local_clock() is not synchronised across CPUs and a write
+ * may sleep and migrate, so a negative delta counts as 0 ns.
+ */
+u64 rzs_hist_start(void)
 {
+	return local_clock();
+}
+
+void rzs_hist_record(struct ramzswap *rzs, enum rzs_hist_op op, u64 start)
+{
+	u64 now = local_clock();
+	u64 ns = now > start ? now - start : 0;
 	unsigned int bucket = ns ? ilog2(ns) : 0;
 
 	if (bucket >= RZS_HIST_BUCKETS)
@@ -141,6 +156,10 @@ ssize_t rzs_stats_show(struct ramzswap *rzs, char *buf)
 			    rzs_stat(rzs, bd_reads));
 	sz += sysfs_emit_at(buf, sz, "BDevNumWrites: %llu\n",
 			    rzs_stat(rzs, bd_writes));
+	sz += sysfs_emit_at(buf, sz, "BDevFailedWrites: %llu\n",
+			    rzs_stat(rzs, bd_failed_writes));
+	sz += sysfs_emit_at(buf, sz, "BDevBypassed: %llu\n",
+			    rzs_stat(rzs, bd_bypass));
 	return sz;
 }
 

@@ -50,6 +50,7 @@ for bad in disksize=garbage disksize=-5 disksize=0 disksize=99999999999999999999
 	expect_fail insmod "$RZS_KO" "$bad"
 	[ ! -d /sys/module/ramzswap ] || fail "module loaded with $bad"
 done
-dmesg | tail -n +"$((dmesg_lines + 1))" | grep -q 'ramzswap: .*not a block device' ||
+log=$(dmesg | tail -n +"$((dmesg_lines + 1))")
+grep -q 'ramzswap: .*not a block device' <<<"$log" ||
 	fail "no clear message for a non-block backing_swap"
 info "ok"

@@ -29,7 +29,8 @@ on_exit dmsetup remove --retry rzs-small
 echo /dev/mapper/rzs-small >/sys/block/$d/backing_dev
 sysfs_write_fails $d disksize 64M "Invalid argument"
 [ "$(rzs_attr $d initstate)" = 0 ] || fail "initialised with a too small backing device"
-dmesg | grep -q 'ramzswap: ramzswap1: backing device .* smaller than disksize' || fail "no message for a small backing device"
+log=$(dmesg)
+grep -q 'ramzswap: ramzswap1: backing device .* smaller than disksize' <<<"$log" || fail "no message for a small backing device"
 echo none >/sys/block/$d/backing_dev
 dmsetup remove --retry rzs-small
 [ "$(rzs_attr $d backing_dev)" = none ] || fail "backing_dev none"
