@@ -67,8 +67,10 @@ free0=$(meminfo MemFree)
 info "baseline after the warm-up round: $(mem_line)"
 # A leak only grows, so the smaller shortfall of rounds 2 and 3 is the one
 # that counts: a single round sometimes ends up to 20 MB low (seen under
-# slub_debug) and the next one recovers it, which no leak does. 8 MB after
-# three rounds catches a leak of 1% of the ~100 MB the pool held per round.
+# slub_debug) and the next one recovers it, which no leak does; and a
+# steady offset of about 5 MB that does not grow was seen in other runs.
+# 12 MB after three rounds catches a leak of 4 MB per round; smaller pool
+# leaks show in the pool's own counter, checked every round.
 best=
 for r in 1 2 3; do
 	round $r
@@ -79,6 +81,6 @@ for r in 1 2 3; do
 		best=$short
 	fi
 done
-[ "$best" -lt 8192 ] ||
+[ "$best" -lt 12288 ] ||
 	fail "MemFree stays $best kB or more below the baseline in rounds 2 and 3: leak"
 info "ok: MemFree within $best kB of the baseline (smaller shortfall of rounds 2 and 3)"
