@@ -33,7 +33,7 @@ FIO_OP_KEY = {"randwrite": "write", "randread": "read"}
 TARGET_OVERHEAD = 1.10
 LABELS = {
     "swap_throughput_time": "swap_throughput (wall s, ratio zram/ramzswap)",
-    "swap_verified": "swap run stress-ng --verify passed (1 = yes)",
+    "swap_verified": "swap run verified every page (1 = yes)",
 }
 MIN_SWAP_COMPR = 1 << 20
 MIN_SWAP_PAGES = 1000
@@ -363,6 +363,13 @@ def write_dat(path, lines):
         f.write("\n".join(lines) + "\n")
 
 
+def swap_load_text(meta):
+    """How the swap run loaded memory (runs before swap_load was recorded used stress-ng)."""
+    if meta.get("swap_load") == "memscan":
+        return "memscan (cyclic scan of anonymous memory, mixed content, every page verified)"
+    return "stress-ng --vm --verify"
+
+
 def main(argv):
     args = [a for a in argv if not a.startswith("--")]
     plots = "--no-plots" not in argv
@@ -405,9 +412,9 @@ def main(argv):
     md.append("- Devices: same algorithm, disksize %s; fio region %s, %s s per run, "
               "4 KiB psync direct=1 iodepth 1, buffer_compress_percentage=50 "
               "refill_buffers, two passes per device in ABBA (writes) and BAAB (reads) order; "
-              "swap run: stress-ng --vm --verify, %s.\n"
+              "swap run: %s, %s.\n"
               % (meta.get("disksize", "?"), meta.get("fio_size", "?"),
-                 meta.get("fio_runtime_s", "?"), meta.get("swap", "?")))
+                 meta.get("fio_runtime_s", "?"), swap_load_text(meta), meta.get("swap", "?")))
 
     # 1. fio ------------------------------------------------------------------
     fio_md = ["## 1. fio on the raw devices\n",
@@ -481,7 +488,7 @@ def main(argv):
     if not swap_rows:
         md.append("No swap run results (swap.csv missing or empty).\n")
     else:
-        md.append("| alg | device | pass | elapsed s | stress-ng rc | verify failures | pswpout | pswpin | "
+        md.append("| alg | device | pass | elapsed s | load rc | verify failures | pswpout | pswpin | "
                   "writes | ms/write | reads | ms/read |")
         md.append("|---|---|---|---|---|---|---|---|---|---|---|---|")
         swap_algs = []
@@ -535,15 +542,18 @@ def main(argv):
                 fmt(r_sio, 3), fmt(r_w, 3), status(r_w, 1.0, False),
                 fmt(r_r, 3), status(r_r, 1.0, False), "yes" if ok else "NO"))
             for r in invalid:
-                swap_notes.append("- %s pass %s on %s swapped only %s pages out (stress-ng finished its "
-                                  "ops in %s s): that pass is left out of the ratios for both devices, "
+                swap_notes.append("- %s pass %s on %s swapped only %s pages out (the load finished "
+                                  "in %s s): that pass is left out of the ratios for both devices, "
                                   "to keep the comparison paired." % (alg, r["pass"], r["dev"],
                                                                        r["pswpout"], r["elapsed_s"]))
         md += [""] + swap_notes if swap_notes else []
-        md.append("\nThe swap throughput ratio compares the mean wall time of the same fixed number "
-                  "of stress-ng bogo ops (pass k of both devices ran back to back, ABBA); the "
-                  "number of pages swapped for those ops varies from run to run, hence also swap "
-                  "I/Os (pswpin + pswpout) per second; ms/write and ms/read are /proc/diskstats deltas "
+        md.append("\nThe swap throughput ratio compares the mean wall time of the same fixed work "
+                  "(pass k of both devices ran back to back, ABBA): %s; swap I/Os (pswpin + "
+                  "pswpout) per second are shown beside it; ms/write" % (
+                      "memscan's cyclic scan swaps every page on every pass, so the pages swapped "
+                      "stay close between runs" if meta.get("swap_load") == "memscan" else
+                      "the pages swapped for the same stress-ng bogo ops vary from run to run")
+                  + " and ms/read are /proc/diskstats deltas "
                   "(the swap path goes through `.rw_page`, accounted with "
                   "bdev_start_io_acct by both drivers).\n")
 
@@ -784,7 +794,7 @@ def main(argv):
     md.append("## Files\n")
     md.append("- `summary.csv`: every ratio above, one row per metric")
     md.append("- `raw/`: the VM's output (fio json+ in `raw/fio/`, `diskstats.csv`, `mm_stat.csv`, "
-              "`swap.csv`, `swap/` (mm_stat samples, stress-ng logs and YAML, cgroup counters), "
+              "`swap.csv`, `swap/` (mm_stat samples, load logs (memscan or stress-ng, and stress-ng's YAML), cgroup counters), "
               "`hist-*.txt` (ramzswap latency_hist), `trace-swap-*` (rw_page histograms of both "
               "drivers), `stats-*.txt`, `dmesg.txt`, `console.log`, `meta.txt`, `host.txt`)")
     md.append("- `data/`: the plotted data")
