@@ -306,6 +306,7 @@ static void rzs_reset_device(struct ramzswap *rzs)
 {
 	down_write(&rzs->init_lock);
 	WRITE_ONCE(rzs->limit_pages, 0);
+	WRITE_ONCE(rzs->max_zpage, RZS_MAX_ZPAGE);
 	set_capacity_and_notify(rzs->disk, 0);
 	part_stat_set_all(rzs->disk->part0, 0);
 
@@ -350,6 +351,7 @@ static int rzs_add(struct ramzswap *rzs, int id)
 	int err;
 
 	rzs->id = id;
+	rzs->max_zpage = RZS_MAX_ZPAGE;
 	init_rwsem(&rzs->init_lock);
 	init_waitqueue_head(&rzs->bd_wait);
 	atomic_set(&rzs->bd_inflight, 0);

@@ -55,10 +55,11 @@
 #define RZS_ALGO_NAME_LEN	16
 
 /*
- * A page that compresses to more than this goes to the backing device when
- * one is configured, else it is stored uncompressed in a page of its own
- * (the article's policy). xvmalloc objects cannot span pages, so a larger
- * object would leave too little of its page for others to be worth it.
+ * By default a page that compresses to more than this goes to the backing
+ * device when one is configured, else it is stored uncompressed in a page of
+ * its own (the article's policy). xvmalloc objects cannot span pages, so a
+ * larger object leaves less of its page for others. The sysfs attribute
+ * max_zpage_size changes it per device, up to xv_max_alloc_size().
  */
 #define RZS_MAX_ZPAGE		(PAGE_SIZE / 2)
 /* "Good" compression: at most half a page. */
@@ -135,6 +136,8 @@ struct ramzswap {
 	struct xv_pool *pool;
 	struct rzs_comp *comp;
 	unsigned long limit_pages;	/* 0: no limit; READ/WRITE_ONCE */
+	/* larger compressed pages are not kept in the pool; READ/WRITE_ONCE */
+	unsigned int max_zpage;
 
 	/* backing device, valid while disksize != 0 or before init */
 	struct block_device *bdev;

@@ -369,7 +369,7 @@ again:
 		goto err_free;
 	}
 
-	if (clen > RZS_MAX_ZPAGE || clen > xv_max_alloc_size()) {
+	if (clen > READ_ONCE(rzs->max_zpage) || clen > xv_max_alloc_size()) {
 		rzs_comp_put(rzs->comp);
 		*raw = true;
 		ret = 1;

@@ -6,6 +6,11 @@
  *   disksize        RW  bytes; K/M/G/T suffix accepted. Writing initialises
  *                       the device; -EBUSY once initialised.
  *   mem_limit       RW  bytes (0 = none); changeable at any time.
+ *   max_zpage_size  RW  bytes; a page that compresses to more is not kept
+ *                       compressed (backing device, else a raw copy).
+ *                       Default PAGE_SIZE / 2, from 64 up to the largest
+ *                       xvmalloc object; changeable at any time, applies to
+ *                       later writes; reset restores the default.
  *   backing_dev     RW  block device path, or "none"; only before init.
  *   comp_algorithm  RW  lzo (default), lzo-rle, lz4, zstd; only before init.
  *   initstate       RO  0 or 1.
@@ -35,6 +40,7 @@
 
 #include "ramzswap_drv.h"
 #include "ramzswap_comp.h"
+#include "xvmalloc.h"
 
 static inline struct ramzswap *dev_to_rzs(struct device *dev)
 {
@@ -98,6 +104,28 @@ static ssize_t mem_limit_store(struct device *dev,
 	down_read(&rzs->init_lock);
 	WRITE_ONCE(rzs->limit_pages, PAGE_ALIGN(limit) >> PAGE_SHIFT);
 	up_read(&rzs->init_lock);
+	return len;
+}
+
+static ssize_t max_zpage_size_show(struct device *dev,
+				   struct device_attribute *attr, char *buf)
+{
+	return sysfs_emit(buf, "%u\n", READ_ONCE(dev_to_rzs(dev)->max_zpage));
+}
+
+static ssize_t max_zpage_size_store(struct device *dev,
+				    struct device_attribute *attr,
+				    const char *buf, size_t len)
+{
+	struct ramzswap *rzs = dev_to_rzs(dev);
+	u64 size;
+
+	if (rzs_parse_size(buf, &size) || size < 64 ||
+	    size > xv_max_alloc_size())
+		return -EINVAL;
+
+	/* A plain store: each write reads it once, under no lock. */
+	WRITE_ONCE(rzs->max_zpage, size);
 	return len;
 }
 
@@ -251,6 +279,7 @@ static ssize_t latency_hist_store(struct device *dev,
 
 static DEVICE_ATTR_RW(disksize);
 static DEVICE_ATTR_RW(mem_limit);
+static DEVICE_ATTR_RW(max_zpage_size);
 static DEVICE_ATTR_RW(backing_dev);
 static DEVICE_ATTR_RW(comp_algorithm);
 static DEVICE_ATTR_RO(initstate);
@@ -260,6 +289,7 @@ static DEVICE_ATTR_RW(latency_hist);
 static struct attribute *rzs_disk_attrs[] = {
 	&dev_attr_disksize.attr,
 	&dev_attr_mem_limit.attr,
+	&dev_attr_max_zpage_size.attr,
 	&dev_attr_backing_dev.attr,
 	&dev_attr_comp_algorithm.attr,
 	&dev_attr_initstate.attr,

@@ -409,6 +409,7 @@ def main(argv):
     md.append("- Tools: %s, %s; lab arguments: `%s`; tree: %s"
               % (meta.get("fio", "?"), meta.get("stress_ng", "?"),
                  host.get("lab_args", "?"), host.get("git_head", "?")))
+    md.append("- ramzswap max_zpage_size: %s" % meta.get("max_zpage", "default (PAGE_SIZE/2)"))
     md.append("- Devices: same algorithm, disksize %s; fio region %s, %s s per run, "
               "4 KiB psync direct=1 iodepth 1, buffer_compress_percentage=50 "
               "refill_buffers, two passes per device in ABBA (writes) and BAAB (reads) order; "
@@ -689,11 +690,12 @@ def main(argv):
                              "up to 4 pages per zspage and packs them)." % (label, alg, mo, o[d]))
         if rr and zr and num(rr.get("huge_pages"), 0) > num(zr.get("huge_pages"), 0):
             notes.append("- %s, %s: ramzswap keeps %d pages uncompressed against zram's %d: without a "
-                         "backing device it stores raw every page that compresses to more than half a "
-                         "page (2048 B, the article's policy), where zram's limit is zsmalloc's huge "
+                         "backing device it stores raw every page that compresses to more than "
+                         "max_zpage_size (%s), where zram's limit is zsmalloc's huge "
                          "class (about 3.2 KB); "
                          "hence orig/used %s against %s." % (
                              label, alg, num(rr["huge_pages"]), num(zr["huge_pages"]),
+                             meta.get("max_zpage", "2048 B, half a page: the article's policy"),
                              fmt(ratio(num(rr["orig_data_size"]), num(rr["mem_used_total"])), 2),
                              fmt(ratio(num(zr["orig_data_size"]), num(zr["mem_used_total"])), 2)))
         key = {"fio": "mem_overhead_fio", "mixed": "mem_overhead_mixed"}.get(

@@ -35,7 +35,7 @@ q=/sys/block/ramzswap0/queue
 [ "$(cat $q/write_zeroes_max_bytes)" != 0 ] || fail "no write zeroes"
 [ "$(cat /sys/block/ramzswap0/ext_range)" = 1 ] || fail "partitions allowed"
 
-for f in disksize mem_limit backing_dev comp_algorithm initstate mm_stat io_stat bd_stat stats latency_hist; do
+for f in disksize mem_limit max_zpage_size backing_dev comp_algorithm initstate mm_stat io_stat bd_stat stats latency_hist; do
 	[ -r /sys/block/ramzswap0/$f ] || fail "missing attribute $f"
 	cat /sys/block/ramzswap0/$f >/dev/null
 done

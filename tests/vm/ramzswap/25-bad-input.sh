@@ -44,6 +44,7 @@ for dv in ramzswap0 ramzswap1; do
 	for v in "${bad_values[@]}"; do
 		sysfs_write_fails $dv disksize "$v"
 		sysfs_write_fails $dv mem_limit "$v"
+		sysfs_write_fails $dv max_zpage_size "$v"
 		sysfs_write_fails $dv reset "$v"
 		sysfs_write_fails $dv latency_hist "$v"
 		sysfs_write_fails $dv comp_algorithm "$v"
@@ -52,6 +53,9 @@ for dv in ramzswap0 ramzswap1; do
 	sysfs_write_fails $dv reset 0 "Invalid argument"
 	sysfs_write_fails $dv comp_algorithm deflate "Invalid argument"
 	sysfs_write_fails $dv mem_limit 1P "Invalid argument"
+	for v in 0 63 4096 1M; do # below 64 B or above the largest xvmalloc object
+		sysfs_write_fails $dv max_zpage_size $v "Invalid argument"
+	done
 done
 for v in $'\n' garbage -1 0 1P "99999999999999999999999"; do
 	sysfs_write_fails ramzswap1 disksize "$v" "Invalid argument"
