@@ -62,6 +62,8 @@
  * max_zpage_size changes it per device, up to xv_max_alloc_size().
  */
 #define RZS_MAX_ZPAGE		(PAGE_SIZE / 2)
+/* The smallest max_zpage_size accepted through sysfs. */
+#define RZS_MIN_ZPAGE		64
 /* "Good" compression: at most half a page. */
 #define RZS_GOOD_COMPRESS	(PAGE_SIZE / 2)
 

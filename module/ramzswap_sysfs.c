@@ -120,7 +120,7 @@ static ssize_t max_zpage_size_store(struct device *dev,
 	struct ramzswap *rzs = dev_to_rzs(dev);
 	u64 size;
 
-	if (rzs_parse_size(buf, &size) || size < 64 ||
+	if (rzs_parse_size(buf, &size) || size < RZS_MIN_ZPAGE ||
 	    size > xv_max_alloc_size())
 		return -EINVAL;
 
