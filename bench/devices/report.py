@@ -7,6 +7,8 @@ the same VM run. Progress goes to stderr, the summary to stdout.
 Raw layout (all optional except meta.txt; missing parts are reported n/a):
   meta.txt, host.txt          key=value lines
   fio/ALG-OP-PASS-DEV.json    fio json+ (OP randwrite or randread)
+  fio-scale/ALG-OP-jJOBS-PASS-DEV.json  fio json, JOBS (1 or 2) jobs at once,
+                              group_reporting (aggregate IOPS)
   diskstats.csv               tag,dev,rd_ios,...,rd_ms,wr_ios,...,wr_ms,...
                               tags fio-ALG-OP-PASS-DEV-{before,after} and
                               swap-ALG-DEV-PASS-{before,after}
@@ -168,6 +170,66 @@ def load_fio(raw):
         r["pcts"].append({float(k): float(v) for k, v in clat.get("percentile", {}).items()})
         r["mean_ns"].append(float(clat.get("mean", 0.0)))
     return res, len(files)
+
+
+def load_fio_scale(raw):
+    """{(alg, op, jobs, dev): [aggregate iops per pass]} from fio-scale/."""
+    res = {}
+    pat = re.compile(r"^(.+)-(randwrite|randread)-j(\d+)-(\d+)-(%s|%s)\.json$" % (RZS, ZRAM))
+    for path in sorted(glob.glob(os.path.join(raw, "fio-scale", "*.json"))):
+        m = pat.match(os.path.basename(path))
+        if not m:
+            continue
+        alg, op, jobs, _pass, dev = m.groups()
+        try:
+            with open(path, encoding="utf-8") as f:
+                text = f.read()
+            data = json.loads(text[text.index("{"):])
+            job = data["jobs"][0]
+            iops = float(job[FIO_OP_KEY[op]]["iops"])
+            if int(job.get("error", 0)):
+                raise ValueError("fio reported error %s" % job.get("error"))
+        except (ValueError, KeyError, IndexError) as e:
+            progress("warning: cannot use %s: %s" % (path, e))
+            continue
+        res.setdefault((alg, op, int(jobs), dev), []).append(iops)
+    return res
+
+
+def scaling_section(scale, algs, summ):
+    """Markdown lines: IOPS with one and two jobs at once, per device."""
+    if not scale:
+        return []
+    md = ["## 1b. Two CPUs at once\n",
+          "The same 4 KiB random I/O with one fio job and with two jobs at once (each on its "
+          "own half of the region, aggregate IOPS), two passes each in the order "
+          "ramzswap 1, 2 / zram 2, 1 / zram 1, 2 / ramzswap 2, 1. Scaling = IOPS with two "
+          "jobs / IOPS with one; the driver has no device-wide lock on the I/O path, so it "
+          "should scale at least as well as zram.\n",
+          "| alg | test | device | IOPS 1 job (passes) | IOPS 2 jobs (passes) | scaling |",
+          "|---|---|---|---|---|---|"]
+    rat_md = ["", "| alg | test | ramzswap scaling (> 1.0) | zram scaling | ramzswap/zram scaling (>= 1.0) |",
+              "|---|---|---|---|---|"]
+    mean = lambda v: sum(v) / len(v) if v else None  # noqa: E731
+    for alg in algs:
+        for op in OPS:
+            sc = {}
+            for d in DEVS:
+                one, two = scale.get((alg, op, 1, d), []), scale.get((alg, op, 2, d), [])
+                sc[d] = ratio(mean(two), mean(one))
+                if not one and not two:
+                    continue
+                md.append("| %s | %s | %s | %s (%s) | %s (%s) | %s |" % (
+                    alg, op, d, fmt(mean(one), 0), ", ".join("%.0f" % v for v in one),
+                    fmt(mean(two), 0), ", ".join("%.0f" % v for v in two), fmt(sc[d], 3)))
+            if sc[RZS] is None and sc[ZRAM] is None:
+                continue
+            r = ratio(sc[RZS], sc[ZRAM])
+            summ.add("scale_%s_2jobs_over_1" % op, alg, sc[RZS], sc[ZRAM], r, 1.0, True)
+            rat_md.append("| %s | %s | %s (%s) | %s | %s (%s) |" % (
+                alg, op, fmt(sc[RZS], 3), "n/a" if sc[RZS] is None else ("met" if sc[RZS] > 1.0 else "NOT met"),
+                fmt(sc[ZRAM], 3), fmt(r, 3), status(r, 1.0, True)))
+    return md + rat_md + [""]
 
 
 def fio_summary(r):
@@ -478,6 +540,7 @@ def main(argv):
     md.append("\nclat percentiles come from fio's merged json+ latency bins of both passes; "
               "block layer ms/IO is the /proc/diskstats time per completed I/O over the same "
               "runs (jiffy-granular accounting, so only its average is meaningful).\n")
+    md += scaling_section(load_fio_scale(raw), algs, summ)
 
     # 2. swap run -------------------------------------------------------------
     progress("swap run results")
