@@ -319,10 +319,35 @@ static bool rzs_over_limit(struct ramzswap *rzs)
 	return limit && used > limit;
 }
 
+/*
+ * Overwrite a slot that already holds a raw page with another raw page: copy
+ * in place under the slot lock (readers copy out under the same lock), so
+ * the page allocator, the memory limit and the counters are not touched.
+ * Returns false if the slot holds something else.
+ */
+static bool rzs_overwrite_raw(struct ramzswap *rzs, struct page *page,
+			      u32 index)
+{
+	bool done = false;
+
+	rzs_slot_lock(rzs, index);
+	if (rzs_test_flag(rzs, index, RZS_RAW)) {
+		copy_highpage(rzs->table[index].page, page);
+		done = true;
+	}
+	rzs_slot_unlock(rzs, index);
+	return done;
+}
+
 /* Store an incompressible page as a raw copy in a page of its own. */
 static int rzs_store_raw(struct ramzswap *rzs, struct page *page, u32 index)
 {
 	struct page *opage;
+
+	if (rzs_overwrite_raw(rzs, page, index)) {
+		atomic64_inc(&rzs->stats.raw_pages_since);
+		return 0;
+	}
 
 	opage = alloc_page(RZS_GFP_SLEEP);
 	if (!opage)
