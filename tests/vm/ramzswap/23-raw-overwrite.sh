@@ -21,7 +21,8 @@ on_exit "rm -rf $tmp"
 head -c $((n * 4096)) /dev/urandom >"$tmp/rand1"
 head -c $((n * 4096)) /dev/urandom >"$tmp/rand2"
 # Text-like pages: compress far below half a page, never same-filled.
-seq 1 400000 | head -c $((n * 4096)) >"$tmp/text"
+awk 'BEGIN { for (i = 0; i < 40000; i++) printf "line %d: lorem ipsum dolor sit amet, consectetur adipiscing elit\n", i }' >"$tmp/text"
+truncate -s $((n * 4096)) "$tmp/text"
 
 write() { dd if="$1" of=$dev bs=4096 oflag=direct status=none; }
 check() { # FILE WHAT
