@@ -31,6 +31,8 @@ import sys
 RZS, ZRAM = "ramzswap0", "zram0"
 DEVS = (RZS, ZRAM)
 OPS = ("randwrite", "randread")
+# Two jobs at once on two vCPUs: IOPS(2 jobs)/IOPS(1 job) at least this.
+SCALE_TARGET = 1.5
 FIO_OP_KEY = {"randwrite": "write", "randread": "read"}
 TARGET_OVERHEAD = 1.10
 LABELS = {
@@ -204,19 +206,24 @@ def scaling_section(scale, algs, summ):
           "The same 4 KiB random I/O with one fio job and with two jobs at once (each on its "
           "own half of the region, aggregate IOPS), two passes each in the order "
           "ramzswap 1, 2 / zram 2, 1 / zram 1, 2 / ramzswap 2, 1. Scaling = IOPS with two "
-          "jobs / IOPS with one; the driver has no device-wide lock on the I/O path, so it "
-          "should scale at least as well as zram.\n",
+          "jobs / IOPS with one (2.0 is linear on two vCPUs). The driver has no device-wide "
+          "lock on the I/O path; the target is a scaling of at least %.1f (the second CPU adds "
+          "at least half) and, with two jobs, IOPS no worse than zram's. Passes of one "
+          "configuration differ by up to about 15%% under TCG, so a scaling ratio to zram's "
+          "within that is a tie.\n" % SCALE_TARGET,
           "| alg | test | device | IOPS 1 job (passes) | IOPS 2 jobs (passes) | scaling |",
           "|---|---|---|---|---|---|"]
-    rat_md = ["", "| alg | test | ramzswap scaling (> 1.0) | zram scaling | ramzswap/zram scaling (>= 1.0) |",
-              "|---|---|---|---|---|"]
+    rat_md = ["", "| alg | test | ramzswap scaling (>= %.1f) | zram scaling | ramzswap/zram scaling | "
+              "IOPS with 2 jobs, ramzswap/zram (>= 1.0) |" % SCALE_TARGET,
+              "|---|---|---|---|---|---|"]
     mean = lambda v: sum(v) / len(v) if v else None  # noqa: E731
     for alg in algs:
         for op in OPS:
-            sc = {}
+            sc, two_iops = {}, {}
             for d in DEVS:
                 one, two = scale.get((alg, op, 1, d), []), scale.get((alg, op, 2, d), [])
                 sc[d] = ratio(mean(two), mean(one))
+                two_iops[d] = mean(two)
                 if not one and not two:
                     continue
                 md.append("| %s | %s | %s | %s (%s) | %s (%s) | %s |" % (
@@ -225,10 +232,14 @@ def scaling_section(scale, algs, summ):
             if sc[RZS] is None and sc[ZRAM] is None:
                 continue
             r = ratio(sc[RZS], sc[ZRAM])
-            summ.add("scale_%s_2jobs_over_1" % op, alg, sc[RZS], sc[ZRAM], r, 1.0, True)
-            rat_md.append("| %s | %s | %s (%s) | %s | %s (%s) |" % (
-                alg, op, fmt(sc[RZS], 3), "n/a" if sc[RZS] is None else ("met" if sc[RZS] > 1.0 else "NOT met"),
-                fmt(sc[ZRAM], 3), fmt(r, 3), status(r, 1.0, True)))
+            r2 = ratio(two_iops[RZS], two_iops[ZRAM])
+            # Judged on ramzswap's own scaling; its ratio to zram's is in the table.
+            summ.add("scale_%s_2jobs_over_1" % op, alg, sc[RZS], sc[ZRAM], None, SCALE_TARGET, True,
+                     judge=sc[RZS])
+            summ.add("scale_%s_2jobs_iops" % op, alg, two_iops[RZS], two_iops[ZRAM], r2, 1.0, True)
+            rat_md.append("| %s | %s | %s (%s) | %s | %s | %s (%s) |" % (
+                alg, op, fmt(sc[RZS], 3), status(sc[RZS], SCALE_TARGET, True), fmt(sc[ZRAM], 3),
+                fmt(r, 3), fmt(r2, 3), status(r2, 1.0, True)))
     return md + rat_md + [""]
 
 
