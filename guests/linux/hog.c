@@ -41,6 +41,7 @@ struct params {
 	int profile;
 	double ws;          /* working-set fraction 0..1 */
 	int pattern_random; /* 0 seq, 1 random */
+	double drift;       /* ws window moves drift*ws_pages pages per pass */
 	double period;      /* seconds, 0 = back to back */
 	unsigned periods;   /* number of passes */
 	int periods_set;
@@ -207,6 +208,9 @@ static int set_param(struct params *p, const char *key, const char *val)
 		p->profile = (int)u;
 	} else if (!strcmp(key, "ws")) {
 		if (parse_double(val, &p->ws) || p->ws > 1.0)
+			return bad_param(key, val, "expected_fraction_0..1");
+	} else if (!strcmp(key, "drift")) {
+		if (parse_double(val, &p->drift) || p->drift > 1.0)
 			return bad_param(key, val, "expected_fraction_0..1");
 	} else if (!strcmp(key, "pattern")) {
 		if (!strcmp(val, "seq"))
@@ -386,8 +390,8 @@ int main(void)
 	struct params *p = &h.p;
 	double t_fill, t0, t_end, sched, mb_ws, mb_all;
 	unsigned pass, missed = 0, max_passes, passes_done = 0;
-	uint64_t avail, need;
-	size_t i;
+	uint64_t avail, need, drift_step;
+	size_t i, start;
 	ssize_t n;
 	int fd;
 
@@ -435,10 +439,10 @@ int main(void)
 
 	out("HOG start class=linux version=%d mem_mb=%.0f profile=%s ws=%g "
 	    "pattern=%s period=%g periods=%u duration=%g pages=%zu ws_pages=%zu "
-	    "write=%d seed=%u",
+	    "write=%d seed=%u drift=%g",
 	    HOG_VERSION, mb_all, profile_names[p->profile], p->ws,
 	    p->pattern_random ? "random" : "seq", p->period, p->periods,
-	    p->duration, h.npages, h.ws_pages, p->write, p->seed);
+	    p->duration, h.npages, h.ws_pages, p->write, p->seed, p->drift);
 
 	need = (uint64_t)h.npages * (PG_SIZE + 8);
 	if (avail && need + (8u << 20) > avail) {
@@ -482,6 +486,7 @@ int main(void)
 		    h.gen[pg]);
 	}
 
+	drift_step = (uint64_t)llround(p->drift * (double)h.ws_pages);
 	max_passes = p->periods_set || p->duration == 0 ? p->periods : UINT32_MAX;
 	t_end = p->duration > 0 ? t0 + p->duration : INFINITY;
 	sched = t0;
@@ -496,16 +501,20 @@ int main(void)
 		ts = now_s();
 		if (p->pattern_random)
 			shuffle(&h, pass);
+		/* drift: this pass's window starts (pass-1)*step pages on */
+		start = h.npages ? (size_t)(((uint64_t)(pass - 1) * drift_step) %
+					    h.npages) : 0;
 		for (i = 0; i < h.ws_pages; i++)
-			touch(&h, h.order[i], p->write, "pass");
+			touch(&h, (start + h.order[i]) % h.npages, p->write,
+			      "pass");
 		te = now_s();
 		late = p->period > 0 && te > sched + p->period;
 		missed += (unsigned)late;
 		passes_done++;
 		out("HOG pass n=%u mb=%.0f secs=%.2f mbps=%.1f deadline_missed=%d "
-		    "verify_errors=%llu t=%.2f",
+		    "verify_errors=%llu t=%.2f start=%zu",
 		    pass, mb_ws, te - ts, mbps(mb_ws, te - ts), late,
-		    h.errors - before, te - t0);
+		    h.errors - before, te - t0, start);
 		sched = p->period > 0 ? sched + p->period : te;
 		if (sched < te)
 			sched = te; /* overran: next pass starts right away */

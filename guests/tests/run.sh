@@ -103,7 +103,7 @@ check_powered_off() {
 	fi
 }
 
-# expect_pass NAME CLASS PASSES: a clean run
+# expect_pass NAME CLASS PASSES [START_FIELD [WINDOW_STARTS]]: a clean run
 expect_pass() {
 	local name=$1 class=$2 passes=$3 log=$logdir/$1.log why n
 	if ! why=$(check_powered_off "$name" "$class"); then
@@ -138,6 +138,18 @@ expect_pass() {
 	if [[ $passes != any && $(field "$log" "done" passes) != "$passes" ]]; then
 		fail "$name" "done line passes != $passes"
 		return
+	fi
+	# Optional: a field of the start line, and the pass windows' start pages.
+	if [[ -n ${4:-} ]] && ! grep -aq "^HOG start class=$class .* $4\( \|\r\|$\)" "$log"; then
+		fail "$name" "the start line has no '$4'"
+		return
+	fi
+	if [[ -n ${5:-} ]]; then
+		n=$({ grep -ao '^HOG pass .* start=[0-9]*' "$log" || true; } | sed 's/.* start=//' | tr '\n' ' ')
+		if [[ ${n% } != "$5" ]]; then
+			fail "$name" "pass windows start at '${n% }', expected '$5'"
+			return
+		fi
 	fi
 	pass "$name"
 }
@@ -209,7 +221,7 @@ else
 fi
 
 # ---- Linux memory hog
-linux_tests=(linux-mixed linux-random-duration linux-badparam linux-corrupt)
+linux_tests=(linux-mixed linux-random-duration linux-drift linux-badparam linux-corrupt)
 if ! command -v "$QEMU" >/dev/null 2>&1; then
 	for t in "${linux_tests[@]}" winlike-pc winlike-q35-random winlike-badparam winlike-corrupt winlike-noacpi; do
 		skip "$t" "$QEMU not installed"
@@ -247,6 +259,12 @@ else
 		linux_vm $t "hog.mem=20% hog.profile=random hog.ws=0.25 hog.pattern=random hog.period=0.5 hog.duration=2 hog.seed=42 hog.write=0"
 		expect_pass $t linux any
 	fi
+	t=linux-drift
+	if over_budget; then skip $t "test time budget ${BUDGET}s used up"; else
+		# 4096 pages, ws 1024, drift 1: windows at 0, 1024, 2048, 3072, 0
+		linux_vm $t "hog.mem=16M hog.profile=mixed hog.ws=0.25 hog.drift=1 hog.period=0 hog.periods=5"
+		expect_pass $t linux 5 "drift=1" "0 1024 2048 3072 0"
+	fi
 	t=linux-badparam
 	if over_budget; then skip $t "test time budget ${BUDGET}s used up"; else
 		linux_vm $t "hog.mem=16M hog.profile=bogus"
@@ -260,7 +278,7 @@ else
 fi
 
 # ---- Windows-like multiboot guest
-win_tests=(winlike-pc winlike-q35-random winlike-badparam winlike-corrupt winlike-noacpi)
+win_tests=(winlike-pc winlike-q35-random winlike-drift winlike-badparam winlike-corrupt winlike-noacpi)
 if [[ ! -f $BUILD/hog-winlike.elf ]]; then
 	for t in "${win_tests[@]}"; do fail "$t" "$BUILD/hog-winlike.elf not built"; done
 else
@@ -277,6 +295,12 @@ else
 	if over_budget; then skip $t "test time budget ${BUDGET}s used up"; else
 		win_vm $t q35 "mem=40%,ws=0.3,pattern=random,period=0.5,duration=2,seed=9"
 		expect_pass $t winlike any
+	fi
+	t=winlike-drift
+	if over_budget; then skip $t "test time budget ${BUDGET}s used up"; else
+		# 4096 pages, ws 1024, drift 0.5: windows at 0, 512, 1024
+		win_vm $t pc "mem=16M,ws=0.25,drift=0.5,period=0,periods=3"
+		expect_pass $t winlike 3 "drift=0.5" "0 512 1024"
 	fi
 	t=winlike-badparam
 	if over_budget; then skip $t "test time budget ${BUDGET}s used up"; else

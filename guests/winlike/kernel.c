@@ -559,6 +559,7 @@ struct params {
 	int profile;
 	uint32_t ws_milli; /* working-set fraction * 1000 */
 	int pattern_random;
+	uint32_t drift_milli; /* ws window moves drift*ws_pages pages per pass */
 	uint32_t period_ms;
 	uint32_t periods;
 	int periods_set;
@@ -681,6 +682,9 @@ static int set_param(const char *key, const char *val)
 		P.profile = (int)i;
 	} else if (kstreq(key, "ws")) {
 		if (parse_milli(val, &P.ws_milli) || P.ws_milli > 1000)
+			return bad_param(key, val, "expected_fraction_0..1");
+	} else if (kstreq(key, "drift")) {
+		if (parse_milli(val, &P.drift_milli) || P.drift_milli > 1000)
 			return bad_param(key, val, "expected_fraction_0..1");
 	} else if (kstreq(key, "pattern")) {
 		if (kstreq(val, "seq"))
@@ -974,7 +978,7 @@ static void fail_early(const char *reason)
 void kmain(uint32_t magic, uint32_t mbi_addr)
 {
 	uint64_t t_fill, t0, t_end, sched, fill_bytes = 0, ws_bytes, all_bytes;
-	uint32_t pass, max_passes, missed = 0, passes_done = 0, i;
+	uint32_t pass, max_passes, missed = 0, passes_done = 0, i, start, drift_step;
 	unsigned r, best = 0;
 
 	serial_init();
@@ -1027,15 +1031,15 @@ void kmain(uint32_t magic, uint32_t mbi_addr)
 	ws_bytes = (uint64_t)ws_pages * PG_SIZE;
 
 	{
-		char b1[16], b2[16], b3[16];
+		char b1[16], b2[16], b3[16], b4[16];
 		out("HOG start class=winlike version=%d mem_mb=%u profile=%s ws=%s "
 		    "pattern=%s period=%s periods=%u duration=%s pages=%u "
-		    "ws_pages=%u write=%d seed=%u",
+		    "ws_pages=%u write=%d seed=%u drift=%s",
 		    HOG_VERSION, (uint32_t)(all_bytes >> 20),
 		    profile_names[P.profile], milli_str(P.ws_milli, b1),
 		    P.pattern_random ? "random" : "seq", milli_str(P.period_ms, b2),
 		    P.periods, milli_str(P.duration_ms, b3), npages, ws_pages,
-		    P.write, P.seed);
+		    P.write, P.seed, milli_str(P.drift_milli, b4));
 	}
 	out("HOG info class=winlike tsc_mhz=%u regions=%u acpi_s5=%s pm1a_cnt=0x%x slp_typa=%u",
 	    (uint32_t)(tsc_hz / 1000000u), nregions, s5.why, s5.pm1a_cnt,
@@ -1054,6 +1058,7 @@ void kmain(uint32_t magic, uint32_t mbi_addr)
 	    (unsigned long long)(mbps_x10(fill_bytes, t0 - t_fill) / 10u),
 	    (unsigned)(mbps_x10(fill_bytes, t0 - t_fill) % 10u));
 
+	drift_step = (uint32_t)(((uint64_t)ws_pages * P.drift_milli + 500u) / 1000u);
 	max_passes = (P.periods_set || P.duration_ms == 0) ? P.periods : 0xffffffffu;
 	t_end = P.duration_ms ? t0 + (uint64_t)P.duration_ms * 1000u : ~0ull;
 	sched = t0;
@@ -1075,22 +1080,24 @@ void kmain(uint32_t magic, uint32_t mbi_addr)
 				stride = (pg_rng_next(&rng) % ws_pages) | 1u;
 			while (gcd32(stride, ws_pages) != 1);
 		}
+		/* drift: this pass's window starts (pass-1)*step pages on */
+		start = (uint32_t)(((uint64_t)(pass - 1) * drift_step) % npages);
 		for (i = 0; i < ws_pages; i++) {
 			uint32_t idx = (uint32_t)(((uint64_t)i * stride + off) % ws_pages);
-			touch(idx, P.write, "pass");
+			touch((uint32_t)(((uint64_t)start + idx) % npages), P.write, "pass");
 		}
 		te = now_us();
 		late = P.period_ms && te > sched + (uint64_t)P.period_ms * 1000u;
 		missed += (uint32_t)late;
 		passes_done++;
 		out("HOG pass n=%u mb=%u secs=%u.%02u mbps=%llu.%u "
-		    "deadline_missed=%d verify_errors=%llu t=%u.%02u",
+		    "deadline_missed=%d verify_errors=%llu t=%u.%02u start=%u",
 		    pass, (uint32_t)(ws_bytes >> 20), secs_int(te - ts),
 		    secs_cent(te - ts),
 		    (unsigned long long)(mbps_x10(ws_bytes, te - ts) / 10u),
 		    (unsigned)(mbps_x10(ws_bytes, te - ts) % 10u), late,
 		    (unsigned long long)(errors - before), secs_int(te - t0),
-		    secs_cent(te - t0));
+		    secs_cent(te - t0), start);
 		sched = P.period_ms ? sched + (uint64_t)P.period_ms * 1000u : te;
 		if (sched < te)
 			sched = te;
