@@ -137,6 +137,15 @@ def read_hist(path):
 
 # --- fio --------------------------------------------------------------------
 
+def read_fio_job(path):
+    """The first (or group-reported) job of a fio JSON output file; fio may
+    print notes before the JSON object. Raises ValueError, KeyError or
+    IndexError on a file that is not fio JSON."""
+    with open(path, encoding="utf-8") as f:
+        text = f.read()
+    return json.loads(text[text.index("{"):])["jobs"][0]
+
+
 def load_fio(raw):
     """{(alg, op, dev): {'passes': [iops...], 'ios', 'runtime_ms', 'bins',
     'pcts': [{p: ns}], 'mean_ns': [..]}}"""
@@ -149,11 +158,7 @@ def load_fio(raw):
             continue
         alg, op, _pass, dev = m.groups()
         try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-            # fio may print notes before the JSON object.
-            data = json.loads(text[text.index("{"):])
-            job = data["jobs"][0]
+            job = read_fio_job(path)
             side = job[FIO_OP_KEY[op]]
         except (ValueError, KeyError, IndexError) as e:
             progress("warning: cannot parse %s: %s" % (path, e))
@@ -184,10 +189,7 @@ def load_fio_scale(raw):
             continue
         alg, op, jobs, _pass, dev = m.groups()
         try:
-            with open(path, encoding="utf-8") as f:
-                text = f.read()
-            data = json.loads(text[text.index("{"):])
-            job = data["jobs"][0]
+            job = read_fio_job(path)
             iops = float(job[FIO_OP_KEY[op]]["iops"])
             if int(job.get("error", 0)):
                 raise ValueError("fio reported error %s" % job.get("error"))
