@@ -223,7 +223,7 @@ fi
 # ---- Linux memory hog
 linux_tests=(linux-mixed linux-random-duration linux-drift linux-badparam linux-corrupt)
 if ! command -v "$QEMU" >/dev/null 2>&1; then
-	for t in "${linux_tests[@]}" winlike-pc winlike-q35-random winlike-badparam winlike-corrupt winlike-noacpi; do
+	for t in "${linux_tests[@]}" winlike-pc winlike-q35-random winlike-badparam winlike-corrupt winlike-noacpi winlike-triple-fault; do
 		skip "$t" "$QEMU not installed"
 	done
 	echo "guests summary: pass=$npass fail=$nfail skip=$nskip"
@@ -278,13 +278,14 @@ else
 fi
 
 # ---- Windows-like multiboot guest
-win_tests=(winlike-pc winlike-q35-random winlike-drift winlike-badparam winlike-corrupt winlike-noacpi)
+win_tests=(winlike-pc winlike-q35-random winlike-drift winlike-badparam winlike-corrupt winlike-noacpi winlike-triple-fault)
 if [[ ! -f $BUILD/hog-winlike.elf ]]; then
 	for t in "${win_tests[@]}"; do fail "$t" "$BUILD/hog-winlike.elf not built"; done
 else
-	win_vm() {
+	win_vm() { # NAME MACHINE PARAMS [QEMU-ARGS...]
 		local name=$1 machine=$2 params=$3
-		run_vm "$name" -M "$machine" -kernel "$BUILD/hog-winlike.elf" -append "$params"
+		shift 3
+		run_vm "$name" -M "$machine" -kernel "$BUILD/hog-winlike.elf" -append "$params" "$@"
 	}
 	t=winlike-pc
 	if over_budget; then skip $t "test time budget ${BUDGET}s used up"; else
@@ -324,6 +325,27 @@ else
 			fail $t "no 'HOG poweroff_failed acpi=no_rsdp' line"
 		elif [[ $(field "$log" "done" result) != PASS ]]; then
 			fail $t "no 'HOG done ... result=PASS' before the halt"
+		else
+			pass $t
+		fi
+	fi
+	# selftest_triple_fault: the guest shuts the CPU down after its fill
+	# (the bench tells such a stop from a power-off by the host's SVM
+	# shutdown exit); -no-reboot makes QEMU exit on the reset, and QEMU's
+	# cpu_reset log must name the triple fault.
+	t=winlike-triple-fault
+	if over_budget; then skip $t "test time budget ${BUDGET}s used up"; else
+		vm_timeout=60 win_vm $t pc "mem=16M,ws=0.5,periods=1,selftest_triple_fault=1" \
+			-d cpu_reset -D "$logdir/$t.reset.log"
+		log=$logdir/$t.log
+		if [[ $vm_rc != 0 ]]; then
+			fail $t "expected QEMU to exit on the reset, status $vm_rc"
+		elif ! grep -aq '^HOG selftest triple_fault=1' "$log"; then
+			fail $t "no 'HOG selftest triple_fault=1' line"
+		elif grep -aq '^HOG done' "$log"; then
+			fail $t "the guest finished instead of triple-faulting"
+		elif ! grep -aq 'Triple fault' "$logdir/$t.reset.log"; then
+			fail $t "QEMU logged no triple fault"
 		else
 			pass $t
 		fi

@@ -567,6 +567,7 @@ struct params {
 	uint32_t seed;
 	int write;
 	uint32_t corrupt;
+	int triple_fault; /* selftest_triple_fault: shut down after the fill */
 };
 
 static struct params P;
@@ -712,6 +713,10 @@ static int set_param(const char *key, const char *val)
 		if (parse_u64(val, &u) || u > 1)
 			return bad_param(key, val, "expected_0_or_1");
 		P.write = (int)u;
+	} else if (kstreq(key, "selftest_triple_fault")) {
+		if (parse_u64(val, &u) || u > 1)
+			return bad_param(key, val, "expected_0_or_1");
+		P.triple_fault = (int)u;
 	} else if (kstreq(key, "selftest_corrupt")) {
 		if (parse_u64(val, &u) || u > 1000000u)
 			return bad_param(key, val, "expected_count");
@@ -967,6 +972,26 @@ static void selftest_corrupt(void)
 	}
 }
 
+/*
+ * selftest_triple_fault=1: after the fill, load an empty IDT and raise an
+ * exception. With no gate for it the CPU takes #GP, then #DF, then shuts
+ * down (a triple fault); under KVM that is an SVM/VMX shutdown exit of the
+ * host, and with on_reboot=destroy the domain ends up shut off.
+ */
+static void selftest_triple_fault(void) __attribute__((noreturn));
+static void selftest_triple_fault(void)
+{
+	static const struct {
+		uint16_t limit;
+		uint32_t base;
+	} __attribute__((packed)) no_idt = { 0, 0 };
+
+	out("HOG selftest triple_fault=1");
+	__asm__ volatile("cli; lidt %0; int3" : : "m"(no_idt));
+	for (;;)
+		__asm__ volatile("hlt");
+}
+
 static void fail_early(const char *reason) __attribute__((noreturn));
 static void fail_early(const char *reason)
 {
@@ -1058,6 +1083,8 @@ void kmain(uint32_t magic, uint32_t mbi_addr)
 	    (unsigned long long)(mbps_x10(fill_bytes, t0 - t_fill) / 10u),
 	    (unsigned)(mbps_x10(fill_bytes, t0 - t_fill) % 10u));
 
+	if (P.triple_fault)
+		selftest_triple_fault();
 	drift_step = (uint32_t)(((uint64_t)ws_pages * P.drift_milli + 500u) / 1000u);
 	max_passes = (P.periods_set || P.duration_ms == 0) ? P.periods : 0xffffffffu;
 	t_end = P.duration_ms ? t0 + (uint64_t)P.duration_ms * 1000u : ~0ull;
