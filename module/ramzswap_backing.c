@@ -3,9 +3,17 @@
  * ramzswap: backing swap device.
  *
  * Pages that compress poorly (more than PAGE_SIZE / 2), or that cannot be
- * stored because of mem_limit or allocation failure, are written to the
- * backing block device at the same sector they have on the ramzswap device,
- * and read back from there.
+ * stored because of mem_limit or allocation failure, are written to a free
+ * page-sized block of the backing block device, and read back from there.
+ *
+ * Blocks are handed out next fit from a cursor (rzs_backing_get_block()),
+ * not at the slot's own sector. Swap writes out pages in the order reclaim
+ * picks them, and only some of them are forwarded (the incompressible
+ * ones), so at their own sectors the forwarded writes would be scattered
+ * 4 KiB writes: a disk that does a fixed number of I/Os per second would
+ * then take a few hundred pages per second. Given adjacent blocks instead,
+ * the writes of one reclaim batch merge in the submitter's plug into a few
+ * large requests, as plain disk swap's do.
  *
  * Forwarding is asynchronous: for each page a child bio is allocated from
  * our own bio_set (GFP_NOIO, so it cannot fail and cannot recurse into I/O),
@@ -126,6 +134,76 @@ void rzs_backing_close(struct ramzswap *rzs)
 	rzs->backing_path = NULL;
 }
 
+/*
+ * The block map of an initialised device with a backing device: one bit per
+ * page-sized block of the backing device (at least one per slot, since the
+ * backing device is at least disksize). Called from rzs_configure() with
+ * init_lock held for writing; GFP_KERNEL, it may be large.
+ */
+int rzs_backing_map_alloc(struct ramzswap *rzs)
+{
+	unsigned long blocks = rzs_backing_size(rzs) >> PAGE_SHIFT;
+
+	rzs->bd_map = kvcalloc(BITS_TO_LONGS(blocks), sizeof(unsigned long),
+			       GFP_KERNEL);
+	if (!rzs->bd_map)
+		return -ENOMEM;
+	rzs->bd_blocks = blocks;
+	WRITE_ONCE(rzs->bd_cursor, 0);
+	return 0;
+}
+
+/* After every slot was freed (rzs_meta_free()), init_lock held for writing. */
+void rzs_backing_map_free(struct ramzswap *rzs)
+{
+	kvfree(rzs->bd_map);
+	rzs->bd_map = NULL;
+	rzs->bd_blocks = 0;
+}
+
+/*
+ * Take a free block, next fit from the cursor, wrapping once. Returns false
+ * when every block is taken (the page then stays in memory). Any context:
+ * test_and_set_bit() settles races between CPUs, and a lost race just looks
+ * further on. Two CPUs forwarding at once interleave their blocks, which
+ * still leaves runs of adjacent ones.
+ */
+bool rzs_backing_get_block(struct ramzswap *rzs, unsigned long *block)
+{
+	unsigned long n = rzs->bd_blocks, start = READ_ONCE(rzs->bd_cursor);
+	unsigned long b;
+	bool wrapped = false;
+
+	if (start >= n)
+		start = 0;
+	b = start;
+	for (;;) {
+		b = find_next_zero_bit(rzs->bd_map, n, b);
+		if (b >= n) {
+			if (wrapped)
+				return false;
+			wrapped = true;
+			b = 0;
+			continue;
+		}
+		if (wrapped && b >= start)
+			return false;
+		if (!test_and_set_bit(b, rzs->bd_map))
+			break;
+	}
+	WRITE_ONCE(rzs->bd_cursor, b + 1);
+	*block = b;
+	return true;
+}
+
+/* Give a block back when its slot is freed. Any context, no lock. */
+void rzs_backing_put_block(struct ramzswap *rzs, unsigned long block)
+{
+	if (WARN_ON_ONCE(block >= rzs->bd_blocks))
+		return;
+	WARN_ON_ONCE(!test_and_clear_bit(block, rzs->bd_map));
+}
+
 /* May new pages go to the backing device? Any context, no lock. */
 bool rzs_backing_usable(struct ramzswap *rzs)
 {
@@ -182,12 +260,15 @@ static void rzs_backing_endio(struct bio *bio)
 }
 
 /*
- * Forward one page of @parent to the backing device at slot @index.
- * Returns 1: the I/O was submitted and @parent completes after it.
- * The bio_set has a bvec pool (BIOSET_NEED_BVECS) for the one-page bio.
+ * Forward one page of @parent to the backing device, at @block. Returns 1:
+ * the I/O was submitted and @parent completes after it. The bio_set has a
+ * bvec pool (BIOSET_NEED_BVECS) for the one-page bio. Submitted from inside
+ * our submit_bio, the bio is queued on current->bio_list and reaches the
+ * backing device's queue under the submitter's plug, where writes to
+ * adjacent blocks merge.
  */
-int rzs_backing_submit(struct ramzswap *rzs, struct page *page, u32 index,
-		       struct bio *parent)
+int rzs_backing_submit(struct ramzswap *rzs, struct page *page,
+		       unsigned long block, struct bio *parent)
 {
 	blk_opf_t opf = bio_op(parent) | (parent->bi_opf & REQ_SYNC);
 	struct bio *bio;
@@ -196,7 +277,7 @@ int rzs_backing_submit(struct ramzswap *rzs, struct page *page, u32 index,
 	bio = bio_alloc_bioset(rzs->bdev, 1, opf, GFP_NOIO, &rzs_bio_set);
 	if (WARN_ON_ONCE(!bio))
 		return -ENOMEM;
-	bio->bi_iter.bi_sector = (sector_t)index << RZS_SECTORS_PER_PAGE_SHIFT;
+	bio->bi_iter.bi_sector = (sector_t)block << RZS_SECTORS_PER_PAGE_SHIFT;
 	__bio_add_page(bio, page, PAGE_SIZE, 0);
 	bio->bi_private = parent;
 	bio->bi_end_io = rzs_backing_endio;

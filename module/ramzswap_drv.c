@@ -276,12 +276,18 @@ int rzs_configure(struct ramzswap *rzs, u64 size)
 	if (err)
 		goto err_out;
 
+	if (rzs->bdev) {
+		err = rzs_backing_map_alloc(rzs);
+		if (err)
+			goto err_free_meta;
+	}
+
 	comp = rzs_comp_create(rzs->compressor);
 	if (IS_ERR(comp)) {
 		err = PTR_ERR(comp);
 		pr_err("%s: cannot initialise %s compressor: %d\n", name,
 		       rzs->compressor, err);
-		goto err_free_meta;
+		goto err_free_map;
 	}
 	rzs->comp = comp;
 	rzs_stats_reset(rzs);
@@ -295,6 +301,8 @@ int rzs_configure(struct ramzswap *rzs, u64 size)
 		rzs->bdev ? rzs->backing_path : "");
 	return 0;
 
+err_free_map:
+	rzs_backing_map_free(rzs);
 err_free_meta:
 	rzs_meta_free(rzs);
 err_out:
@@ -314,6 +322,8 @@ static void rzs_reset_device(struct ramzswap *rzs)
 	if (rzs->bdev)
 		wait_event(rzs->bd_wait, !atomic_read(&rzs->bd_inflight));
 	rzs_meta_free(rzs);
+	/* Every slot, and so every block, is free now. */
+	rzs_backing_map_free(rzs);
 	rzs_comp_destroy(rzs->comp);
 	rzs->comp = NULL;
 	rzs_backing_close(rzs);

@@ -90,6 +90,7 @@ struct rzs_slot {
 	union {
 		struct page *page;	/* RZS_XV or RZS_RAW */
 		unsigned long element;	/* RZS_SAME */
+		unsigned long block;	/* RZS_BDEV: page-sized block on bdev */
 	};
 	unsigned long flags;
 };
@@ -151,6 +152,17 @@ struct ramzswap {
 	 * until which new pages stay in memory instead; READ/WRITE_ONCE.
 	 */
 	unsigned long bd_retry_at;
+	/*
+	 * Blocks of the backing device, valid while disksize != 0 and a
+	 * backing device is set: one bit per page-sized block, set while a
+	 * slot holds it (atomic bitops, no lock). New blocks are taken next
+	 * fit from bd_cursor (READ/WRITE_ONCE), so pages forwarded one after
+	 * another land in adjacent blocks and the block layer merges their
+	 * writes, whatever slots they belong to.
+	 */
+	unsigned long *bd_map;
+	unsigned long bd_blocks;
+	unsigned long bd_cursor;
 
 	struct rw_semaphore init_lock;
 	u64 disksize;			/* bytes, 0 while not initialised */
@@ -184,8 +196,12 @@ int rzs_backing_open(struct ramzswap *rzs, const char *path);
 void rzs_backing_close(struct ramzswap *rzs);
 u64 rzs_backing_size(struct ramzswap *rzs);
 bool rzs_backing_usable(struct ramzswap *rzs);
-int rzs_backing_submit(struct ramzswap *rzs, struct page *page, u32 index,
-		       struct bio *parent);
+int rzs_backing_map_alloc(struct ramzswap *rzs);
+void rzs_backing_map_free(struct ramzswap *rzs);
+bool rzs_backing_get_block(struct ramzswap *rzs, unsigned long *block);
+void rzs_backing_put_block(struct ramzswap *rzs, unsigned long block);
+int rzs_backing_submit(struct ramzswap *rzs, struct page *page,
+		       unsigned long block, struct bio *parent);
 int rzs_backing_init(void);
 void rzs_backing_exit(void);
 

@@ -5,8 +5,8 @@
  * One slot describes one PAGE_SIZE block of the device. A slot is empty,
  * same-filled (RZS_SAME: the repeated unsigned long is kept in the slot and
  * nothing is allocated), compressed in the xvmalloc pool (RZS_XV), stored
- * uncompressed in a page of its own (RZS_RAW), or forwarded to the backing
- * device at the same sector (RZS_BDEV).
+ * uncompressed in a page of its own (RZS_RAW), or forwarded to a block of the
+ * backing device (RZS_BDEV; the block number is kept in the slot).
  *
  * Every slot access is done under the slot's bit spinlock (RZS_LOCK), which
  * disables preemption: only non-sleeping work happens under it. Slots are
@@ -129,6 +129,7 @@ static bool rzs_free_slot(struct ramzswap *rzs, u32 index)
 		atomic64_dec(&rzs->stats.raw_pages);
 		atomic64_sub(size, &rzs->stats.compr_data_size);
 	} else if (rzs_test_flag(rzs, index, RZS_BDEV)) {
+		rzs_backing_put_block(rzs, slot->block);
 		atomic64_dec(&rzs->stats.bd_count);
 	} else {
 		return false;
@@ -222,11 +223,13 @@ static int __rzs_read(struct ramzswap *rzs, struct page *page, u32 index,
 	rzs_slot_lock(rzs, index);
 
 	if (rzs_test_flag(rzs, index, RZS_BDEV)) {
+		unsigned long block = slot->block;
+
 		rzs_slot_unlock(rzs, index);
 		/* No parent: let rw_page's caller fall back to a bio. */
 		if (!parent)
 			return -EAGAIN;
-		return rzs_backing_submit(rzs, page, index, parent);
+		return rzs_backing_submit(rzs, page, block, parent);
 	}
 
 	if (rzs_test_flag(rzs, index, RZS_SAME)) {
@@ -293,7 +296,10 @@ int rzs_bvec_read(struct ramzswap *rzs, struct page *page, u32 index,
 	return ret;
 }
 
-/* Install a new state for @index, freeing what it held. */
+/*
+ * Install a new state for @index, freeing what it held. @element is the
+ * repeated value of RZS_SAME or the block of RZS_BDEV.
+ */
 static void rzs_install(struct ramzswap *rzs, u32 index,
 			enum rzs_slot_flag flag, struct page *opage,
 			unsigned long element, u32 size, u32 offset)
@@ -304,6 +310,8 @@ static void rzs_install(struct ramzswap *rzs, u32 index,
 	rzs_free_slot(rzs, index);
 	if (flag == RZS_SAME)
 		slot->element = element;
+	else if (flag == RZS_BDEV)
+		slot->block = element;
 	else
 		slot->page = opage;
 	rzs_set_slot(rzs, index, flag, size, offset);
@@ -477,16 +485,27 @@ static int __rzs_write(struct ramzswap *rzs, struct page *page, u32 index,
 	if (ret <= 0 && ret != -ENOMEM)
 		return ret;
 
-	/* Poorly compressible, over the limit or out of memory. */
+	/*
+	 * Poorly compressible, over the limit or out of memory. A page whose
+	 * slot already has a block gets a new one anyway: the old block may
+	 * be far from the blocks of its neighbours in this write-out.
+	 */
 	if (rzs_backing_usable(rzs)) {
+		unsigned long block;
+
 		if (!parent)
 			return -EAGAIN;
-		ret = rzs_backing_submit(rzs, page, index, parent);
-		if (ret < 0)
+		if (rzs_backing_get_block(rzs, &block)) {
+			ret = rzs_backing_submit(rzs, page, block, parent);
+			if (ret < 0) {
+				rzs_backing_put_block(rzs, block);
+				return ret;
+			}
+			rzs_install(rzs, index, RZS_BDEV, NULL, block, 0, 0);
+			atomic64_inc(&rzs->stats.bd_count);
 			return ret;
-		rzs_install(rzs, index, RZS_BDEV, NULL, 0, 0, 0);
-		atomic64_inc(&rzs->stats.bd_count);
-		return ret;
+		}
+		/* Every block is taken: keep the page in memory. */
 	}
 	if (rzs->bdev)
 		atomic64_inc(&rzs->stats.bd_bypass);

@@ -52,8 +52,9 @@ bd_count=$(rzs_bd $d 1)
 [ "$(rzs_mm $d 8)" = 0 ] || fail "raw pages with a backing device"
 # Text pages compress to 15-60%: most stay in memory, the rest go to disk.
 [ "$(rzs_stat $d PagesStored)" -ge $((n / 2)) ] || fail "text pages not kept in memory"
-# Same sector on the backing disk (read through a normal, non-exclusive open).
-pagepat verify "$RZS_BK" random 11 0 $n || fail "backing disk does not hold slot i at sector i"
+# Blocks are handed out next fit: with one writer on a fresh device, slot i
+# is at block i (read through a normal, non-exclusive open).
+pagepat verify "$RZS_BK" random 11 0 $n || fail "backing disk does not hold slot i at block i"
 r0=$(rzs_bd $d 2)
 pagepat verify $dev random 11 0 $n || fail "pages from the backing device"
 pagepat verify $dev text 12 $n $n || fail "text pages"
@@ -64,14 +65,43 @@ pagepat write $dev same 14 0 $n
 [ "$(rzs_bd $d 1)" -le $((bd_count - n + 8)) ] || fail "bd_count $(rzs_bd $d 1) after overwrite (was $bd_count)"
 pagepat verify $dev same 14 0 $n || fail "overwritten pages"
 
+# Forwarded pages that are not neighbours on the device (every other page
+# incompressible, the rest zero) get adjacent blocks, so their writes merge
+# into large requests on the backing disk: at their own sectors each would
+# be a request of its own. One 2 MiB direct write (a multi-bio write, under
+# the submitter's plug, as reclaim's swap-out is).
+pat=$(mktemp)
+on_exit "rm -f $pat"
+for _ in $(seq 256); do
+	head -c 4096 /dev/urandom
+	head -c 4096 /dev/zero
+done >"$pat"
+bkstat=/sys/class/block/$(basename "$(readlink -f "$RZS_BK")")/stat
+w0=$(rzs_bd $d 3)
+r0=$(awk '{print $5}' "$bkstat")
+dd if="$pat" of=$dev bs=2M seek=$((3 * n / 512)) oflag=direct status=none || fail "2 MiB direct write"
+fw=$(($(rzs_bd $d 3) - w0))
+reqs=$(($(awk '{print $5}' "$bkstat") - r0))
+info "alternate pages: $fw forwarded in $reqs write requests to the backing disk"
+[ "$fw" -ge 248 ] || fail "only $fw of 256 incompressible pages forwarded"
+[ $((reqs * 8)) -le "$fw" ] || fail "$fw forwarded pages took $reqs write requests (want >= 8 pages per request)"
+cmp <(dd if=$dev bs=2M skip=$((3 * n / 512)) count=1 iflag=direct status=none) "$pat" ||
+	fail "alternate pages read back differ"
+
 # Swap through it: incompressible pages go to the disk, all data verifies.
 blkdiscard $dev
 mkswap $dev >/dev/null
 swapon -p 100 $dev
 w0=$(rzs_bd $d 3)
+r0=$(awk '{print $5}' "$bkstat")
 in_cgroup 64M timeout 400 memscan -m 192 -p 3 -t mixed || fail "memscan through backing swap"
 show_stats $d
-[ $(($(rzs_bd $d 3) - w0)) -ge 1000 ] || fail "swap wrote only $(($(rzs_bd $d 3) - w0)) pages to the backing device"
+fw=$(($(rzs_bd $d 3) - w0))
+reqs=$(($(awk '{print $5}' "$bkstat") - r0))
+info "swap: $fw pages forwarded in $reqs write requests to the backing disk"
+[ "$fw" -ge 1000 ] || fail "swap wrote only $fw pages to the backing device"
+# Reclaim writes out under a plug: adjacent blocks merge there too.
+[ $((reqs * 3)) -le "$fw" ] || fail "swap: $fw forwarded pages took $reqs write requests (want >= 3 pages per request)"
 [ "$(rzs_stat $d FailedReads)" = 0 ] || fail "FailedReads"
 [ "$(rzs_stat $d FailedWrites)" = 0 ] || fail "FailedWrites"
 swapoff $dev
