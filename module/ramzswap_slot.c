@@ -30,10 +30,16 @@
 #include "xvmalloc.h"
 
 /*
- * xvmalloc pages may come from highmem. The first attempt is made while a
- * compression stream is held (preemption disabled), so it must not sleep;
- * the retry happens without the stream and may sleep, but must not start
- * I/O since we may be writing out swap on behalf of reclaim.
+ * xvmalloc pages and raw pages may come from highmem. The first attempt
+ * never sleeps: for xvmalloc because a compression stream is held
+ * (preemption disabled), for raw pages because a sleeping allocation is a
+ * voluntary preemption point (might_alloc()), and with Debian's
+ * PREEMPT_VOLUNTARY a write that passes one while another task is waiting
+ * for the CPU gives it a whole time slice (under global memory pressure
+ * that made ramzswap's swap writes take 4-16 ms ten times as often as
+ * zram's, which tries its huge pages without sleeping first too).
+ * The retry may sleep, but must not start I/O since we may be writing out
+ * swap on behalf of reclaim.
  */
 #define RZS_GFP_ATOMIC	(GFP_NOWAIT | __GFP_NOWARN | __GFP_HIGHMEM)
 #define RZS_GFP_SLEEP	(GFP_NOIO | __GFP_NOWARN | __GFP_HIGHMEM)
@@ -357,7 +363,9 @@ static int rzs_store_raw(struct ramzswap *rzs, struct page *page, u32 index)
 		return 0;
 	}
 
-	opage = alloc_page(RZS_GFP_SLEEP);
+	opage = alloc_page(RZS_GFP_ATOMIC);
+	if (!opage)
+		opage = alloc_page(RZS_GFP_SLEEP);
 	if (!opage)
 		return -ENOMEM;
 	copy_highpage(opage, page);
