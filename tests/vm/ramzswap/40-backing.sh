@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# Backing swap: incompressible pages land on the backing disk at the same
-# sector (bd_stat counts them) and read back intact, compressible ones stay
-# in memory; swap traffic through a backing-backed device verifies; bad
-# backing devices (regular file, missing, too small, itself) are refused.
+# Backing swap: incompressible pages land on the backing disk in blocks
+# handed out next fit (bd_stat counts them) and read back intact,
+# compressible ones stay in memory; forwarded pages that are not neighbours
+# on the device still merge into large requests on the disk; swap traffic
+# through a backing-backed device verifies; bad backing devices (regular
+# file, missing, too small, itself) are refused.
 # kit-timeout: 600
 set -euo pipefail
 # shellcheck source=../lib.sh
