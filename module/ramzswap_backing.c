@@ -161,38 +161,38 @@ void rzs_backing_map_free(struct ramzswap *rzs)
 	rzs->bd_blocks = 0;
 }
 
+/* Take the first free block in [@from, @to); false if there is none. */
+static bool rzs_take_block(unsigned long *map, unsigned long from,
+			   unsigned long to, unsigned long *block)
+{
+	unsigned long b = from;
+
+	/* A lost test_and_set_bit() race just looks further on. */
+	while ((b = find_next_zero_bit(map, to, b)) < to) {
+		if (!test_and_set_bit(b, map)) {
+			*block = b;
+			return true;
+		}
+	}
+	return false;
+}
+
 /*
- * Take a free block, next fit from the cursor, wrapping once. Returns false
- * when every block is taken (the page then stays in memory). Any context:
- * test_and_set_bit() settles races between CPUs, and a lost race just looks
- * further on. Two CPUs forwarding at once interleave their blocks, which
- * still leaves runs of adjacent ones.
+ * Take a free block, next fit: from the cursor to the end, then from the
+ * start. Returns false when every block is taken (the page then stays in
+ * memory). Any context, no lock. Two CPUs forwarding at once interleave
+ * their blocks, which still leaves runs of adjacent ones.
  */
 bool rzs_backing_get_block(struct ramzswap *rzs, unsigned long *block)
 {
 	unsigned long n = rzs->bd_blocks, start = READ_ONCE(rzs->bd_cursor);
-	unsigned long b;
-	bool wrapped = false;
 
 	if (start >= n)
 		start = 0;
-	b = start;
-	for (;;) {
-		b = find_next_zero_bit(rzs->bd_map, n, b);
-		if (b >= n) {
-			if (wrapped)
-				return false;
-			wrapped = true;
-			b = 0;
-			continue;
-		}
-		if (wrapped && b >= start)
-			return false;
-		if (!test_and_set_bit(b, rzs->bd_map))
-			break;
-	}
-	WRITE_ONCE(rzs->bd_cursor, b + 1);
-	*block = b;
+	if (!rzs_take_block(rzs->bd_map, start, n, block) &&
+	    !rzs_take_block(rzs->bd_map, 0, start, block))
+		return false;
+	WRITE_ONCE(rzs->bd_cursor, *block + 1);
 	return true;
 }
 
