@@ -83,6 +83,11 @@ enum rzs_slot_flag {
 	RZS_XV,				/* compressed object in the xv pool */
 	RZS_RAW,			/* uncompressed copy in a page of its own */
 	RZS_BDEV,			/* data lives on the backing device */
+	/*
+	 * Not a state but a hint: rw_page found this page incompressible and
+	 * left it to the bio that follows (see __rzs_write()).
+	 */
+	RZS_FORWARD,
 	RZS_FLAG_MAX,
 };
 
@@ -116,6 +121,7 @@ struct rzs_stats {
 	atomic64_t bd_writes;
 	atomic64_t bd_failed_writes;	/* backing writes that failed */
 	atomic64_t bd_bypass;		/* pages kept in memory meanwhile */
+	atomic64_t compressions;	/* store attempts (retries not counted) */
 };
 
 #define RZS_HIST_BUCKETS	32

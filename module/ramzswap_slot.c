@@ -398,6 +398,7 @@ static int rzs_store_compressed(struct ramzswap *rzs, struct page *page,
 	void *src, *dst;
 	int ret, tries = 0;
 
+	atomic64_inc(&rzs->stats.compressions);
 again:
 	strm = rzs_comp_get(rzs->comp);
 	src = kmap_local_page(page);
@@ -472,13 +473,45 @@ err_free:
 	return ret;
 }
 
-static int __rzs_write(struct ramzswap *rzs, struct page *page, u32 index,
-		       struct bio *parent)
+/*
+ * The forward hint (RZS_FORWARD) saves compressing a page twice: rw_page,
+ * which cannot submit I/O of its own, finds a page incompressible and
+ * returns -EAGAIN; swap then sends the same page, locked and unmapped, as
+ * a bio. Only devices with a backing device use it. Set and taken under
+ * the slot lock; any store of the slot clears it. A stale hint can only
+ * send a compressible page to the backing device, which holds it as well:
+ * it costs space there, never data.
+ */
+static void rzs_set_forward_hint(struct ramzswap *rzs, u32 index)
+{
+	rzs_slot_lock(rzs, index);
+	rzs->table[index].flags |= BIT(RZS_FORWARD);
+	rzs_slot_unlock(rzs, index);
+}
+
+static bool rzs_take_forward_hint(struct ramzswap *rzs, u32 index)
+{
+	bool hint;
+
+	rzs_slot_lock(rzs, index);
+	hint = rzs_test_flag(rzs, index, RZS_FORWARD);
+	rzs->table[index].flags &= ~BIT(RZS_FORWARD);
+	rzs_slot_unlock(rzs, index);
+	return hint;
+}
+
+/*
+ * Store @page in memory if it is same-filled or compresses well. Returns 0
+ * when stored, 1 when it is incompressible (*raw set) or -ENOMEM over the
+ * limit (it should go to the backing device or be kept raw), or another
+ * negative error.
+ */
+static int rzs_store_small(struct ramzswap *rzs, struct page *page,
+			   u32 index, bool *raw)
 {
 	unsigned long element;
-	bool same, raw = false;
+	bool same;
 	void *src;
-	int ret;
 
 	src = kmap_local_page(page);
 	same = rzs_page_same_filled(src, &element);
@@ -488,8 +521,19 @@ static int __rzs_write(struct ramzswap *rzs, struct page *page, u32 index,
 		atomic64_inc(&rzs->stats.same_pages);
 		return 0;
 	}
+	return rzs_store_compressed(rzs, page, index, raw);
+}
 
-	ret = rzs_store_compressed(rzs, page, index, &raw);
+static int __rzs_write(struct ramzswap *rzs, struct page *page, u32 index,
+		       struct bio *parent)
+{
+	bool raw = false;
+	int ret = 1;
+
+	if (parent && rzs->bdev && rzs_take_forward_hint(rzs, index))
+		raw = true;
+	else
+		ret = rzs_store_small(rzs, page, index, &raw);
 	if (ret <= 0 && ret != -ENOMEM)
 		return ret;
 
@@ -501,8 +545,11 @@ static int __rzs_write(struct ramzswap *rzs, struct page *page, u32 index,
 	if (rzs_backing_usable(rzs)) {
 		unsigned long block;
 
-		if (!parent)
+		if (!parent) {
+			if (raw)
+				rzs_set_forward_hint(rzs, index);
 			return -EAGAIN;
+		}
 		if (rzs_backing_get_block(rzs, &block)) {
 			ret = rzs_backing_submit(rzs, page, block, parent);
 			if (ret < 0) {

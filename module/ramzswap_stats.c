@@ -160,6 +160,8 @@ ssize_t rzs_stats_show(struct ramzswap *rzs, char *buf)
 			    rzs_stat(rzs, bd_failed_writes));
 	sz += sysfs_emit_at(buf, sz, "BDevBypassed: %llu\n",
 			    rzs_stat(rzs, bd_bypass));
+	sz += sysfs_emit_at(buf, sz, "Compressions: %llu\n",
+			    rzs_stat(rzs, compressions));
 	return sz;
 }
 

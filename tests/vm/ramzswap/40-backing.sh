@@ -3,8 +3,9 @@
 # handed out next fit (bd_stat counts them) and read back intact,
 # compressible ones stay in memory; forwarded pages that are not neighbours
 # on the device still merge into large requests on the disk; swap traffic
-# through a backing-backed device verifies; bad backing devices (regular
-# file, missing, too small, itself) are refused.
+# through a backing-backed device verifies, and a page swap forwards is
+# compressed once, not again in the bio that follows rw_page; bad backing
+# devices (regular file, missing, too small, itself) are refused.
 # kit-timeout: 600
 set -euo pipefail
 # shellcheck source=../lib.sh
@@ -96,6 +97,8 @@ mkswap $dev >/dev/null
 swapon -p 100 $dev
 w0=$(rzs_bd $d 3)
 r0=$(awk '{print $5}' "$bkstat")
+c0=$(rzs_stat $d Compressions)
+n0=$(rzs_stat $d NumWrites)
 in_cgroup 64M timeout 400 memscan -m 192 -p 3 -t mixed || fail "memscan through backing swap"
 show_stats $d
 fw=$(($(rzs_bd $d 3) - w0))
@@ -104,6 +107,13 @@ info "swap: $fw pages forwarded in $reqs write requests to the backing disk"
 [ "$fw" -ge 1000 ] || fail "swap wrote only $fw pages to the backing device"
 # Reclaim writes out under a plug: adjacent blocks merge there too.
 [ $((reqs * 3)) -le "$fw" ] || fail "swap: $fw forwarded pages took $reqs write requests (want >= 3 pages per request)"
+# Swap tries rw_page first; a page it forwards comes back as a bio, which
+# must not compress it again (same-filled pages are not compressed at all;
+# the count is one per page stored, retries inside one store not counted).
+comps=$(($(rzs_stat $d Compressions) - c0))
+writes=$(($(rzs_stat $d NumWrites) - n0))
+info "swap: $comps compressions for $writes page writes"
+[ "$comps" -le "$writes" ] || fail "swap: $comps compressions for $writes page writes ($fw forwarded)"
 [ "$(rzs_stat $d FailedReads)" = 0 ] || fail "FailedReads"
 [ "$(rzs_stat $d FailedWrites)" = 0 ] || fail "FailedWrites"
 swapoff $dev
