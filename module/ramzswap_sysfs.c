@@ -17,7 +17,9 @@
  *   reset           WO  a non-zero number; -EBUSY while the device is open.
  *   mm_stat, io_stat, bd_stat  RO  zram's formats (see ramzswap_stats.c).
  *   stats           RO  the original compcache statistics, "Name: value"
- *                       per line, sizes in kB with a " kB" suffix.
+ *                       per line, sizes in kB with a " kB" suffix; then
+ *                       the backing device's counters and Compressions
+ *                       (pages given to the compressor).
  *   latency_hist    RW  latency histograms of the page read and write
  *                       paths. Format: 64 lines "<op> <bucket> <count>\n",
  *                       op is "read" then "write", bucket runs 0..31 and
