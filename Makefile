@@ -21,6 +21,7 @@ module: deps
 tools:
 	@if [ -f tools/Makefile ]; then $(MAKE) -s -C tools; fi
 	@if [ -f tests/vm/src/Makefile ]; then $(MAKE) -s -C tests/vm/src; fi
+	@$(MAKE) -s -C host-setup/vm
 
 guests:
 	@if [ -f guests/Makefile ]; then $(MAKE) -s -C guests; fi
