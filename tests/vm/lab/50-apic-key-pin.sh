@@ -21,9 +21,9 @@ fi
 counts() { kernel-int "${keys[@]}" | awk '{printf "%s%s=%s", sep, $1, $2; sep = " "}'; }
 held=$(counts) || fail "cannot read the keys: $held"
 info "pinned: $held"
-for k in "${keys[@]}"; do
-	v=$(kernel-int "$k" | awk '{print $2}')
-	[ "$v" -ge 1 ] || fail "$k is $v with the pin running ($held)"
+# Both counts at least 1, from the one reading above.
+for kv in $held; do
+	[ "${kv#*=}" -ge 1 ] || fail "${kv%=*} is ${kv#*=} with the pin running ($held)"
 done
 
 kill "$(cat $pidf)"
