@@ -36,13 +36,7 @@ for _ in $(seq 20); do
 done
 info "after the pin stopped: $free"
 
-/kit/build/bin/kvm-apic-key-pin </dev/null >/run/kvm-apic-key-pin.out 2>&1 &
-echo $! >$pidf
-for _ in $(seq 50); do
-	grep -q pinned /run/kvm-apic-key-pin.out && break
-	sleep 0.1
-done
-grep -q pinned /run/kvm-apic-key-pin.out || fail "kvm-apic-key-pin did not start again: $(cat /run/kvm-apic-key-pin.out)"
+why=$(/kit/host-setup/vm/apic-key-pin-start 2>&1) || fail "the pin did not start again: $why"
 
 [ "$free" = "apic_sw_disabled=0 apic_hw_disabled=0" ] ||
 	fail "the keys did not fall to 0 without the pin ($free): the counts read are not the pin's"
