@@ -45,7 +45,8 @@ need_cols() { # FILE COLUMN...
 }
 need_cols "$out/density.csv" config class profile status density limit guests_started \
 	pass_mbps agg_mbps verify_errors final_verified final_pass swap_used_mib mm_orig_mib
-need_cols "$out/steps.csv" config guests passes missed miss_pct pass_mbps mm_orig_mib swap_used_mib ok work_mbps
+need_cols "$out/steps.csv" config guests passes missed miss_pct pass_mbps mm_orig_mib swap_used_mib ok work_mbps \
+	swapin_ps swapout_ps
 need_cols "$out/latency.csv" config source device op ios avg_ms p50_us p99_us kib
 need_cols "$out/diskstats-ramzswap.csv" t reads writes mm_orig_mib
 [ -s "$out/meta.env" ] || fail "missing meta.env"
