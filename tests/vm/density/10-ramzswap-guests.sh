@@ -27,6 +27,9 @@ trap keep EXIT
 
 # The deadline rule is off (--max-miss 100): this test is about data
 # integrity through libvirt and ramzswap, not about timing under TCG.
+defrag_file=/sys/kernel/mm/transparent_hugepage/defrag
+defrag_before=$(cat "$defrag_file")
+proactive_before=$(cat /proc/sys/vm/compaction_proactiveness)
 rc=0
 /kit/bench/in-vm --out "$out" --class both --profile mixed --configs ramzswap \
 	--guest-mib 192 --max-guests 3 --config-time 420 --period 5 --window 2 \
@@ -50,6 +53,14 @@ need_cols "$out/steps.csv" config guests passes missed miss_pct pass_mbps mm_ori
 need_cols "$out/latency.csv" config source device op ios avg_ms p50_us p99_us kib
 need_cols "$out/diskstats-ramzswap.csv" t reads writes mm_orig_mib
 [ -s "$out/meta.env" ] || fail "missing meta.env"
+# Host memory compaction (--host-compaction auto): off under TCG, the
+# kernel's otherwise; as recorded, and the kernel's put back on exit.
+if [ "${KIT_ACCEL:-}" = tcg ]; then
+	{ grep -qx 'thp_defrag=never' "$out/meta.env" && grep -qx 'compaction_proactiveness=0' "$out/meta.env"; } ||
+		fail "under TCG meta.env should record compaction off: $(grep -E 'thp_defrag|compaction' "$out/meta.env" | tr '\n' ' ')"
+fi
+{ [ "$(cat "$defrag_file")" = "$defrag_before" ] && [ "$(cat /proc/sys/vm/compaction_proactiveness)" = "$proactive_before" ]; } ||
+	fail "bench/in-vm did not put back the kernel's compaction settings: $(cat "$defrag_file"), $(cat /proc/sys/vm/compaction_proactiveness)"
 
 col() { # FILE CONFIG COLUMN: that column of CONFIG's row (CSV without quotes inside)
 	awk -F, -v c="$2" -v k="$3" 'NR == 1 {for (i = 1; i <= NF; i++) h[$i] = i; next}
