@@ -22,6 +22,7 @@ tools:
 	@if [ -f tools/Makefile ]; then $(MAKE) -s -C tools; fi
 	@if [ -f tests/vm/src/Makefile ]; then $(MAKE) -s -C tests/vm/src; fi
 	@$(MAKE) -s -C host-setup/vm
+	@$(MAKE) -s -C bench/xv-packing
 
 guests:
 	@if [ -f guests/Makefile ]; then $(MAKE) -s -C guests; fi
