@@ -307,6 +307,100 @@ int xv_malloc(struct xv_pool *pool, u32 size, struct page **page,
 	return 0;
 }
 
+/*
+ * Index of the last (largest) non-empty free list, or -1 if there is none.
+ * Constant time, like xv_find_list(). Called with pool->lock held.
+ */
+static int xv_last_list(struct xv_pool *pool)
+{
+	u32 word;
+
+	if (!pool->flbitmap)
+		return -1;
+	word = __fls(pool->flbitmap);
+	return word * BITS_PER_LONG + __fls(pool->slbitmap[word]);
+}
+
+/**
+ * xv_malloc_split() - allocate @size bytes whole, or in two parts rather
+ * than grow the pool
+ * @pool: pool to allocate from
+ * @size: bytes to store, 1 to xv_max_alloc_size()
+ * @min_head: smallest head part worth splitting off (bytes of data)
+ * @link_size: bytes at the start of a split head kept for the caller (to
+ *	record where the tail is); not part of either part's data
+ * @parts: on success parts[0] (and parts[1] for a split) get the page and
+ *	offset to pass to xv_free() and the bytes of data in the part; a split
+ *	head's data starts @link_size bytes after its offset
+ * @flags: gfp flags for a new page, as for xv_malloc()
+ *
+ * When a free block holds @size, that is used, as xv_malloc() would. When
+ * none does, objects of one page can leave a gap at the end of every page
+ * that no object of the common sizes fits (three 1 KiB objects leave about
+ * 900 bytes); so when the largest free block holds @link_size + @min_head
+ * bytes, the head of the data goes there, filling that block exactly, and
+ * the rest is allocated by xv_malloc() (from a free block or a new page).
+ * Otherwise the object is allocated whole by xv_malloc().
+ *
+ * Context: as xv_malloc(); the head is carved under pool->lock, the lock is
+ * dropped before the tail is allocated (which may sleep).
+ * Return: the number of parts (1 or 2), -EINVAL for a bad @size, or
+ * -ENOMEM as xv_malloc() (no part is left allocated then).
+ */
+int xv_malloc_split(struct xv_pool *pool, u32 size, u32 min_head,
+		    u32 link_size, struct xv_part parts[2], gfp_t flags)
+{
+	struct page *pg;
+	void *base;
+	u32 block_size, off, prev, hdr, head;
+	int index, ret;
+
+	if (unlikely(!size || size > XV_MAX_ALLOC_SIZE))
+		return -EINVAL;
+	might_sleep_if(gfpflags_allow_blocking(flags));
+	block_size = xv_block_size(size);
+
+	spin_lock(&pool->lock);
+	if (xv_find_list(pool, xv_size_to_index(block_size)) >= 0)
+		goto whole;
+	index = xv_last_list(pool);
+	if (index < 0)
+		goto whole;
+	/* The largest free block, used whole: no slack, no remainder. */
+	head = xv_index_to_size(index) - XV_HDR_SIZE;
+	if (head < link_size + min_head || head - link_size >= size)
+		goto whole;
+	pg = pool->head_page[index];
+	off = pool->head_off[index];
+	base = kmap_local_page(pg);
+	hdr = *xv_hdr_ptr(base, off);
+	prev = xv_hdr_prev(hdr);
+	xv_remove_block(pool, pg, base, off, xv_hdr_size(hdr));
+	xv_carve(pool, pg, base, off, prev, xv_hdr_size(hdr), head);
+	kunmap_local(base);
+	spin_unlock(&pool->lock);
+
+	parts[0].page = pg;
+	parts[0].offset = off + XV_HDR_SIZE;
+	parts[0].len = head - link_size;
+	parts[1].len = size - parts[0].len;
+	ret = xv_malloc(pool, parts[1].len, &parts[1].page, &parts[1].offset,
+			flags);
+	if (unlikely(ret)) {
+		xv_free(pool, parts[0].page, parts[0].offset);
+		return ret;
+	}
+	return 2;
+
+whole:
+	spin_unlock(&pool->lock);
+	ret = xv_malloc(pool, size, &parts[0].page, &parts[0].offset, flags);
+	if (unlikely(ret))
+		return ret;
+	parts[0].len = size;
+	return 1;
+}
+
 /**
  * xv_free() - free an object
  * @pool: pool the object was allocated from

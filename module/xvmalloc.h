@@ -34,6 +34,22 @@ void xv_destroy_pool(struct xv_pool *pool);
  */
 int xv_malloc(struct xv_pool *pool, u32 size, struct page **page,
 	      u32 *offset, gfp_t flags);
+/* One part of an object xv_malloc_split() stored: as xv_malloc() gives. */
+struct xv_part {
+	struct page *page;
+	u32 offset;
+	u32 len;	/* bytes of data in this part */
+};
+
+/*
+ * Allocate @size bytes in one object, or, when no free block holds them but
+ * the largest free block holds @link_size + @min_head bytes, in two: the
+ * head fills that block (its first @link_size bytes are the caller's), the
+ * tail comes from xv_malloc(). Returns the number of parts (1 or 2) or a
+ * negative errno as xv_malloc(). Each part is freed with xv_free().
+ */
+int xv_malloc_split(struct xv_pool *pool, u32 size, u32 min_head,
+		    u32 link_size, struct xv_part parts[2], gfp_t flags);
 void xv_free(struct xv_pool *pool, struct page *page, u32 offset);
 
 /* Size the caller asked for, given a mapped pointer to the object. */

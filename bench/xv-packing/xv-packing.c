@@ -4,7 +4,8 @@
  * built in userspace with xvmalloc_user.h) packs a given set of compressed
  * page sizes, as ramzswap would store them.
  *
- * usage: xv-packing [--max-zpage N] [--churn R] [--seed S] [--repeat K] < SIZES
+ * usage: xv-packing [--max-zpage N] [--churn R] [--seed S] [--repeat K]
+ *                   [--split MIN] < SIZES
  *   SIZES: one compressed page size in bytes per line (0: a same-filled
  *   page, stored without memory); guests/tools/lzo-ratio.sh --sizes
  *   prints them for the guests' page contents.
@@ -14,6 +15,10 @@
  *                  stored, each by one of the same sizes picked at random
  *                  (swap-ins and new swap-outs; default 4)
  *   --seed S       PRNG seed for the churn (default 1)
+ *   --split MIN    store with xv_malloc_split() (a head of at least MIN
+ *                  bytes in the largest free block, when no free block
+ *                  holds the object whole, with a 12-byte link to the
+ *                  tail) instead of xv_malloc()
  *   --repeat K     store every size K times (default 1): a sample of a
  *                  few thousand pages stands for a swap area of many
  *                  more, whose allocator holds few partly filled pages
@@ -44,10 +49,13 @@
 XV_USER_ENV_DEFINE;
 
 struct obj {
-	struct page *page;
-	u32 offset;
+	struct xv_part part[2];
+	int nparts;
 	u32 size;
 };
+
+/* The link a split object's head would keep: tail page, offset, length. */
+#define LINK_SIZE 12
 
 static void die(const char *msg)
 {
@@ -79,16 +87,19 @@ static uint64_t rng_next(uint64_t *s)
 }
 
 struct tally {
-	unsigned long objects, raw, same;
+	unsigned long objects, raw, same, split;
 	uint64_t data;
 };
+
+/* 0: xv_malloc(); else xv_malloc_split() with this smallest head. */
+static u32 split_min;
 
 /* Store one page of compressed size @size: same-filled, raw or an object. */
 static int store(struct xv_pool *pool, struct obj *o, u32 size, u32 max_zpage,
 		 struct tally *t)
 {
 	o->size = size;
-	o->page = NULL;
+	o->nparts = 0;
 	if (size == 0) {
 		t->same++;
 		return 0;
@@ -97,8 +108,19 @@ static int store(struct xv_pool *pool, struct obj *o, u32 size, u32 max_zpage,
 		t->raw++;
 		return 0;
 	}
-	if (xv_malloc(pool, size, &o->page, &o->offset, GFP_NOIO))
-		return -1;
+	if (split_min) {
+		o->nparts = xv_malloc_split(pool, size, split_min, LINK_SIZE,
+					    o->part, GFP_NOIO);
+		if (o->nparts < 0)
+			return -1;
+		if (o->nparts == 2)
+			t->split++;
+	} else {
+		if (xv_malloc(pool, size, &o->part[0].page, &o->part[0].offset,
+			      GFP_NOIO))
+			return -1;
+		o->nparts = 1;
+	}
 	t->objects++;
 	t->data += size;
 	return 0;
@@ -112,7 +134,12 @@ static void drop(struct xv_pool *pool, struct obj *o, u32 max_zpage,
 	} else if (o->size > max_zpage) {
 		t->raw--;
 	} else {
-		xv_free(pool, o->page, o->offset);
+		int i;
+
+		for (i = 0; i < o->nparts; i++)
+			xv_free(pool, o->part[i].page, o->part[i].offset);
+		if (o->nparts == 2)
+			t->split--;
 		t->objects--;
 		t->data -= o->size;
 	}
@@ -127,10 +154,10 @@ static void report(const char *phase, struct xv_pool *pool,
 
 	printf("%s objects=%lu raw_pages=%lu data_bytes=%" PRIu64
 	       " pool_bytes=%" PRIu64 " free_pct=%.1f used_bytes=%" PRIu64
-	       " bytes_per_page=%.0f\n",
+	       " bytes_per_page=%.0f split=%lu\n",
 	       phase, t->objects, t->raw, t->data, pool_bytes,
 	       pool_bytes ? 100.0 * (double)(pool_bytes - t->data) / (double)pool_bytes : 0.0,
-	       used, pages ? (double)used / (double)pages : 0.0);
+	       used, pages ? (double)used / (double)pages : 0.0, t->split);
 }
 
 /*
@@ -188,6 +215,7 @@ static void report_zs_model(const struct obj *objs, unsigned long n,
 int main(int argc, char **argv)
 {
 	unsigned long max_zpage = 2048, churn = 4, seed = 1, repeat = 1;
+	unsigned long split_arg = 0;
 	unsigned long n = 0, cap = 0, i;
 	u32 *sizes = NULL;
 	struct obj *objs;
@@ -206,12 +234,17 @@ int main(int argc, char **argv)
 			seed = arg_ul(argv[a], argv[a + 1]);
 		else if (a + 1 < argc && !strcmp(argv[a], "--repeat"))
 			repeat = arg_ul(argv[a], argv[a + 1]);
+		else if (a + 1 < argc && !strcmp(argv[a], "--split"))
+			split_arg = arg_ul(argv[a], argv[a + 1]);
 		else
-			die("usage: xv-packing [--max-zpage N] [--churn R] [--seed S] [--repeat K] < SIZES");
+			die("usage: xv-packing [--max-zpage N] [--churn R] [--seed S] [--repeat K] [--split MIN] < SIZES");
 		a++;
 	}
 	if (repeat < 1 || repeat > 1000)
 		die("--repeat must be 1-1000");
+	if (split_arg > 4096)
+		die("--split must be 0-4096");
+	split_min = (u32)split_arg;
 	if (max_zpage > xv_max_alloc_size()) {
 		fprintf(stderr, "xv-packing: error: --max-zpage %lu is above xvmalloc's largest object (%u)\n",
 			max_zpage, xv_max_alloc_size());

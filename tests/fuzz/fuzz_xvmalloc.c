@@ -70,6 +70,51 @@ static void check(struct xv_pool *pool, const struct xv_obj *objs, size_t n)
 		die("pool check: %s", err);
 }
 
+/*
+ * Store @size with xv_malloc_split() (a 12-byte link, heads of 16 bytes or
+ * more) as the object @o and, when split, a second free table entry for
+ * the tail; each part is then an object of its own. Returns the objects
+ * added.
+ */
+static size_t alloc_split(struct xv_pool *pool, struct xv_obj *objs,
+			  struct xv_obj *o, u32 size, u32 *next_seed)
+{
+	struct xv_obj *t = NULL;
+	struct xv_part parts[2];
+	size_t i;
+	int n;
+
+	for (i = 1; i < MAX_OBJS && !t; i++) {
+		t = &objs[(size_t)(o - objs + i) % MAX_OBJS];
+		if (t->page)
+			t = NULL;
+	}
+	if (!t)
+		return 0;	/* no room for a tail in the table */
+	n = xv_malloc_split(pool, size, 16, 12, parts, GFP_DRIVER);
+	if (n == -ENOMEM && xv_user_env.fail_after == 0)
+		return 0;
+	if (n != 1 && n != 2)
+		die("xv_malloc_split(%u) returned %d", size, n);
+	if (parts[0].len + (n == 2 ? parts[1].len : 0) != size)
+		die("xv_malloc_split(%u): parts of %u and %u bytes", size,
+		    parts[0].len, n == 2 ? parts[1].len : 0);
+	for (i = 0; i < (size_t)n; i++) {
+		struct xv_obj *p = i ? t : o;
+
+		p->page = parts[i].page;
+		p->offset = parts[i].offset;
+		p->size = parts[i].len + (n == 2 && !i ? 12 : 0);
+		if (p->offset < XV_HDR_SIZE ||
+		    (u64)p->offset + p->size > PAGE_SIZE)
+			die("part <%u,%u> crosses its page", p->offset,
+			    p->size);
+		p->seed = (*next_seed)++;
+		xv_obj_fill(p);
+	}
+	return (size_t)n;
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 {
 	static struct xv_obj objs[MAX_OBJS];
@@ -79,6 +124,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 	u32 next_seed = 1;
 	size_t nlive = 0, i;
 	uint8_t op, b;
+	bool split;
 
 	xv_env_reset();
 	xv_user_env.abort_on_warn = true;
@@ -97,6 +143,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 		case 1:		/* allocate a small object */
 		case 2:		/* allocate a compressed-page-like object */
 			size = take16(&in);
+			split = op % 8 == 2 && (size & 0x8000);
 			if (op % 8 == 0)
 				size %= max + 2;
 			else if (op % 8 == 1)
@@ -108,6 +155,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t len)
 				o = &objs[((op >> 3) + i) % MAX_OBJS];
 			if (o->page)
 				break;	/* table full */
+			if (split) {
+				nlive += alloc_split(pool, objs, o, size,
+						     &next_seed);
+				break;
+			}
 			ret = xv_malloc(pool, size, &o->page, &o->offset,
 					GFP_DRIVER);
 			if (!size || size > max) {

@@ -445,6 +445,123 @@ static int t_reuse_best_fit(void)
 }
 
 /* alloc_page() failure gives -ENOMEM and leaves the pool consistent. */
+/* Store @size with xv_malloc_split() as one or two test objects in @o[]. */
+static int obj_alloc_split(struct xv_pool *pool, struct xv_obj o[2], u32 size,
+			   u32 min_head, u32 link)
+{
+	struct xv_part parts[2];
+	int n, i;
+
+	memset(o, 0, 2 * sizeof(*o));
+	n = xv_malloc_split(pool, size, min_head, link, parts, GFP_DRIVER);
+	for (i = 0; i < n; i++) {
+		o[i].page = parts[i].page;
+		o[i].offset = parts[i].offset;
+		/* The object xvmalloc recorded: a split head holds the link. */
+		o[i].size = parts[i].len + (n == 2 && i == 0 ? link : 0);
+		o[i].seed = next_seed++;
+		xv_obj_fill(&o[i]);
+	}
+	return n;
+}
+
+static int t_split(void)
+{
+	enum { N = 2000, LINK = 12 };
+	struct xv_pool *pool = xv_create_pool();
+	struct xv_obj *objs = calloc(2 * N, sizeof(*objs));
+	struct xv_obj o[8], s[2];
+	struct xv_part parts[2];
+	struct xv_rng rng;
+	long pages;
+	size_t i, splits = 0;
+	int n, k;
+
+	CHECK(pool && objs, "out of memory");
+	/* Empty pool: nothing to split into, one part on a new page. */
+	n = obj_alloc_split(pool, s, 1100, 64, LINK);
+	CHECK(n == 1 && s[0].size == 1100, "empty pool: %d parts", n);
+	/* Three 1100-byte objects (1104-byte blocks) leave 784 bytes. */
+	CHECK(!obj_alloc(pool, &o[0], 1100) && !obj_alloc(pool, &o[1], 1100),
+	      "xv_malloc failed");
+	CHECK(o[0].page == s[0].page && o[1].page == s[0].page,
+	      "objects spread over pages");
+	pages = xv_user_env.pages_outstanding;
+	/* A fit is used whole. */
+	n = obj_alloc_split(pool, o + 2, 700, 64, LINK);
+	CHECK(n == 1 && o[2].page == s[0].page, "700 bytes: %d parts", n);
+	obj_free(pool, &o[2]);
+	/* No fit: the head fills the 784-byte gap (780 + header). */
+	n = obj_alloc_split(pool, o + 2, 1100, 64, LINK);
+	CHECK(n == 2, "1100 bytes with a 784-byte gap: %d parts", n);
+	CHECK(o[2].page == s[0].page && o[2].size == 780,
+	      "head: page %s, object %u bytes (want the gap, 780)",
+	      o[2].page == s[0].page ? "same" : "other", o[2].size);
+	CHECK(o[3].size == 1100 - (780 - LINK) && o[3].page != s[0].page,
+	      "tail: %u bytes", o[3].size);
+	CHECK(xv_user_env.pages_outstanding == pages + 1,
+	      "the tail took %ld pages", xv_user_env.pages_outstanding - pages);
+	o[4] = s[0];
+	CHECK_POOL(pool, o, 5);
+	/* The largest gap (3760 after the tail) is below link + min_head: whole. */
+	n = obj_alloc_split(pool, o + 5, 4000, 3800, LINK);
+	CHECK(n == 1 && o[5].size == 4000, "4000 bytes, min head 3800: %d parts", n);
+	/* Bad sizes. */
+	CHECK(xv_malloc_split(pool, 0, 64, LINK, parts, GFP_DRIVER) == -EINVAL,
+	      "size 0 accepted");
+	CHECK(xv_malloc_split(pool, xv_max_alloc_size() + 1, 64, LINK, parts,
+			      GFP_DRIVER) == -EINVAL, "size max + 1 accepted");
+	/* No page for the tail: -ENOMEM and the head is given back. */
+	CHECK(!obj_alloc(pool, &o[6], 2000), "xv_malloc failed");
+	CHECK_POOL(pool, o, 7);
+	xv_user_env.fail_after = 0;
+	pages = xv_user_env.pages_outstanding;
+	n = xv_malloc_split(pool, 3000, 64, LINK, parts, GFP_DRIVER);
+	CHECK(n == -ENOMEM, "tail without a page: %d", n);
+	CHECK(xv_user_env.pages_outstanding == pages, "pages changed");
+	CHECK_POOL(pool, o, 7);
+	xv_user_env.fail_after = -1;
+	for (k = 0; k < 7; k++) {
+		CHECK_OBJ(&o[k]);
+		obj_free(pool, &o[k]);
+	}
+	CHECK_POOL(pool, NULL, 0);
+
+	/* Churn of compressed-page-like sizes: parts intact, pool sound. */
+	xv_rng_seed(&rng, seed ^ 11);
+	for (i = 0; i < 40000; i++) {
+		struct xv_obj *p = &objs[2 * (xv_rng_next(&rng) % N)];
+
+		if (p[0].page) {
+			CHECK_OBJ(&p[0]);
+			obj_free(pool, &p[0]);
+			if (p[1].page) {
+				CHECK_OBJ(&p[1]);
+				obj_free(pool, &p[1]);
+			}
+			continue;
+		}
+		n = obj_alloc_split(pool, p, xv_rng_range(&rng, 40, 3000), 64,
+				    LINK);
+		CHECK(n == 1 || n == 2, "xv_malloc_split returned %d", n);
+		splits += n == 2;
+		if (i % 4096 == 0)
+			CHECK_POOL(pool, objs, 2 * N);
+	}
+	CHECK(splits > 0, "no object was split in the churn");
+	CHECK_POOL(pool, objs, 2 * N);
+	fprintf(stderr, "split: %zu of the churn's stores split\n", splits);
+	for (i = 0; i < 2 * N; i++)
+		if (objs[i].page) {
+			CHECK_OBJ(&objs[i]);
+			obj_free(pool, &objs[i]);
+		}
+	CHECK_POOL(pool, NULL, 0);
+	xv_destroy_pool(pool);
+	free(objs);
+	return T_PASS;
+}
+
 static int t_enomem(void)
 {
 	enum { N = 3000 };
@@ -802,6 +919,7 @@ static const struct test_case cases[] = {
 	{ "churn", t_churn },
 	{ "threads", t_threads },
 	{ "fragmentation", t_fragmentation },
+	{ "split", t_split },
 };
 
 static int run_case(const struct test_case *t)
