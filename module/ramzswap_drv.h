@@ -81,6 +81,11 @@ enum rzs_slot_flag {
 	RZS_LOCK = 2 * RZS_SIZE_BITS,	/* bit spinlock of the slot */
 	RZS_SAME,			/* same-filled page, value in element */
 	RZS_XV,				/* compressed object in the xv pool */
+	/*
+	 * With RZS_XV: the object is in two parts (xv_malloc_split()); the
+	 * slot has the head, which starts with a struct rzs_split_link.
+	 */
+	RZS_SPLIT,
 	RZS_RAW,			/* uncompressed copy in a page of its own */
 	RZS_BDEV,			/* data lives on the backing device */
 	/*
@@ -90,6 +95,16 @@ enum rzs_slot_flag {
 	RZS_FORWARD,
 	RZS_FLAG_MAX,
 };
+
+/*
+ * Where the tail of a split object is: kept at the start of its head part
+ * (4-byte aligned only, so copied with memcpy()).
+ */
+struct rzs_split_link {
+	struct page *tail_page;
+	u16 tail_offset;
+	u16 tail_len;
+} __packed;
 
 struct rzs_slot {
 	union {
@@ -114,6 +129,7 @@ struct rzs_stats {
 	atomic64_t good_compress;	/* of those, size <= PAGE_SIZE / 2 */
 	atomic64_t raw_pages;		/* of those, stored uncompressed */
 	atomic64_t raw_pages_since;	/* raw pages ever stored */
+	atomic64_t split_pages;		/* of the xv objects, in two parts */
 	atomic64_t compr_data_size;	/* bytes of stored objects */
 	atomic64_t max_used_pages;
 	atomic64_t bd_count;		/* slots on the backing device */

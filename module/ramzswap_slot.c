@@ -4,7 +4,8 @@
  *
  * One slot describes one PAGE_SIZE block of the device. A slot is empty,
  * same-filled (RZS_SAME: the repeated unsigned long is kept in the slot and
- * nothing is allocated), compressed in the xvmalloc pool (RZS_XV), stored
+ * nothing is allocated), compressed in the xvmalloc pool (RZS_XV; in two
+ * parts with RZS_SPLIT, see rzs_store_compressed()), stored
  * uncompressed in a page of its own (RZS_RAW), or forwarded to a block of the
  * backing device (RZS_BDEV; the block number is kept in the slot).
  *
@@ -75,13 +76,19 @@ static inline u32 rzs_get_offset(struct ramzswap *rzs, u32 index)
 	return (rzs->table[index].flags >> RZS_OFFSET_SHIFT) & RZS_SIZE_MASK;
 }
 
-/* Replace size, offset and state flags; keeps RZS_LOCK. Slot lock held. */
+/*
+ * Replace size, offset and state flags; keeps RZS_LOCK. Slot lock held.
+ * RZS_SPLIT stands for a split object in the pool: RZS_XV and RZS_SPLIT.
+ */
 static inline void rzs_set_slot(struct ramzswap *rzs, u32 index,
 				enum rzs_slot_flag flag, u32 size, u32 offset)
 {
 	unsigned long *flags = &rzs->table[index].flags;
+	unsigned long state = BIT(flag);
 
-	*flags = (*flags & BIT(RZS_LOCK)) | BIT(flag) | size |
+	if (flag == RZS_SPLIT)
+		state |= BIT(RZS_XV);
+	*flags = (*flags & BIT(RZS_LOCK)) | state | size |
 		 ((unsigned long)offset << RZS_OFFSET_SHIFT);
 }
 
@@ -111,6 +118,16 @@ u64 rzs_mem_used_pages(struct ramzswap *rzs)
 		atomic64_read(&rzs->stats.raw_pages);
 }
 
+/* Read the link at the start of the split head at @offset of @head. */
+static void rzs_get_link(struct page *head, u32 offset,
+			 struct rzs_split_link *link)
+{
+	void *base = kmap_local_page(head);
+
+	memcpy(link, base + offset, sizeof(*link));
+	kunmap_local(base);
+}
+
 /*
  * Release whatever @index holds; returns false if it was empty. Slot lock
  * held (or device quiesced). Never sleeps: xv_free() and __free_page() are
@@ -124,6 +141,14 @@ static bool rzs_free_slot(struct ramzswap *rzs, u32 index)
 	if (rzs_test_flag(rzs, index, RZS_SAME)) {
 		atomic64_dec(&rzs->stats.same_pages);
 	} else if (rzs_test_flag(rzs, index, RZS_XV)) {
+		if (rzs_test_flag(rzs, index, RZS_SPLIT)) {
+			struct rzs_split_link link;
+
+			rzs_get_link(slot->page, rzs_get_offset(rzs, index),
+				     &link);
+			xv_free(rzs->pool, link.tail_page, link.tail_offset);
+			atomic64_dec(&rzs->stats.split_pages);
+		}
 		xv_free(rzs->pool, slot->page, rzs_get_offset(rzs, index));
 		atomic64_dec(&rzs->stats.pages_stored);
 		atomic64_sub(size, &rzs->stats.compr_data_size);
@@ -217,6 +242,28 @@ static bool rzs_page_same_filled(const void *ptr, unsigned long *element)
 	return true;
 }
 
+/*
+ * Copy the @size bytes of a split object, whose head is mapped at @head,
+ * into @buf (RZS_COMP_BUF_SIZE). Slot lock held, so neither part can be
+ * freed meanwhile. Returns -EIO if the link does not add up to @size.
+ */
+static int rzs_gather_split(const void *head, u32 size, u8 *buf)
+{
+	struct rzs_split_link link;
+	u32 head_len;
+	void *tail;
+
+	memcpy(&link, head, sizeof(link));
+	if (unlikely(!link.tail_page || link.tail_len >= size))
+		return -EIO;
+	head_len = size - link.tail_len;
+	memcpy(buf, head + sizeof(link), head_len);
+	tail = kmap_local_page(link.tail_page);
+	memcpy(buf + head_len, tail + link.tail_offset, link.tail_len);
+	kunmap_local(tail);
+	return 0;
+}
+
 static int __rzs_read(struct ramzswap *rzs, struct page *page, u32 index,
 		      struct bio *parent)
 {
@@ -265,8 +312,18 @@ static int __rzs_read(struct ramzswap *rzs, struct page *page, u32 index,
 	src = kmap_local_page(slot->page);
 	dst = kmap_local_page(page);
 	strm = rzs_comp_get(rzs->comp);
-	ret = rzs_decompress(rzs->comp, strm, src + rzs_get_offset(rzs, index),
-			     size, dst);
+	if (rzs_test_flag(rzs, index, RZS_SPLIT)) {
+		/* Gather both parts in the stream's buffer, then decompress. */
+		ret = rzs_gather_split(src + rzs_get_offset(rzs, index), size,
+				       strm->buf);
+		if (!ret)
+			ret = rzs_decompress(rzs->comp, strm, strm->buf, size,
+					     dst);
+	} else {
+		ret = rzs_decompress(rzs->comp, strm,
+				     src + rzs_get_offset(rzs, index), size,
+				     dst);
+	}
 	rzs_comp_put(rzs->comp);
 	kunmap_local(dst);
 	kunmap_local(src);
@@ -385,18 +442,60 @@ static int rzs_store_raw(struct ramzswap *rzs, struct page *page, u32 index)
 }
 
 /*
+ * Objects that fit no free block are split (xv_malloc_split()) when the
+ * largest free block takes a head of at least this many bytes of data: a
+ * gap at the end of a pool page that no whole object of the common sizes
+ * fits then holds part of one. Smaller heads are not worth a second part.
+ */
+#define RZS_SPLIT_MIN_HEAD	64
+
+static void rzs_free_parts(struct ramzswap *rzs, struct xv_part *parts,
+			   int nparts)
+{
+	while (nparts-- > 0)
+		xv_free(rzs->pool, parts[nparts].page, parts[nparts].offset);
+}
+
+/*
+ * Copy the @clen compressed bytes in @buf into the @nparts parts; a split
+ * object's head starts with the link to its tail.
+ */
+static void rzs_fill_parts(const struct xv_part *parts, int nparts,
+			   const u8 *buf, u32 clen)
+{
+	struct rzs_split_link link;
+	void *dst;
+
+	dst = kmap_local_page(parts[0].page);
+	if (nparts == 1) {
+		memcpy(dst + parts[0].offset, buf, clen);
+		kunmap_local(dst);
+		return;
+	}
+	link.tail_page = parts[1].page;
+	link.tail_offset = parts[1].offset;
+	link.tail_len = parts[1].len;
+	memcpy(dst + parts[0].offset, &link, sizeof(link));
+	memcpy(dst + parts[0].offset + sizeof(link), buf, parts[0].len);
+	kunmap_local(dst);
+	dst = kmap_local_page(parts[1].page);
+	memcpy(dst + parts[1].offset, buf + parts[0].len, parts[1].len);
+	kunmap_local(dst);
+}
+
+/*
  * Compress @page and store it in the pool. Returns 0 when stored, 1 when the
  * page should go elsewhere (raw, or backing device), or a negative error.
  */
 static int rzs_store_compressed(struct ramzswap *rzs, struct page *page,
 				u32 index, bool *raw)
 {
-	struct page *opage = NULL;
+	struct xv_part parts[2];
 	struct rzs_strm *strm;
 	unsigned int clen;
-	u32 offset, alloc_size = 0;
-	void *src, *dst;
-	int ret, tries = 0;
+	u32 alloc_size = 0;
+	void *src;
+	int ret, nparts = 0, tries = 0;
 
 	atomic64_inc(&rzs->stats.compressions);
 again:
@@ -418,11 +517,14 @@ again:
 		goto err_free;
 	}
 
-	/* The page changed under a retry: object too small, start over. */
-	if (opage && clen > alloc_size) {
+	/*
+	 * The page changed under a retry: the object is too small, or split
+	 * for another length (the parts must add up to it), start over.
+	 */
+	if (nparts && (clen > alloc_size || (nparts == 2 && clen != alloc_size))) {
 		rzs_comp_put(rzs->comp);
-		xv_free(rzs->pool, opage, offset);
-		opage = NULL;
+		rzs_free_parts(rzs, parts, nparts);
+		nparts = 0;
 		if (++tries > 3) {
 			ret = -EIO;
 			goto err_free;
@@ -430,29 +532,30 @@ again:
 		goto again;
 	}
 
-	if (!opage) {
-		ret = xv_malloc(rzs->pool, clen, &opage, &offset,
-				RZS_GFP_ATOMIC);
-		if (ret) {
+	if (!nparts) {
+		ret = xv_malloc_split(rzs->pool, clen, RZS_SPLIT_MIN_HEAD,
+				      sizeof(struct rzs_split_link), parts,
+				      RZS_GFP_ATOMIC);
+		if (ret < 0) {
 			/* Retry without the stream, allowed to sleep. */
 			rzs_comp_put(rzs->comp);
-			opage = NULL;
-			ret = xv_malloc(rzs->pool, clen, &opage, &offset,
-					RZS_GFP_SLEEP);
-			if (ret) {
-				opage = NULL;
+			ret = xv_malloc_split(rzs->pool, clen,
+					      RZS_SPLIT_MIN_HEAD,
+					      sizeof(struct rzs_split_link),
+					      parts, RZS_GFP_SLEEP);
+			if (ret < 0) {
 				ret = -ENOMEM;
 				goto err_free;
 			}
+			nparts = ret;
 			alloc_size = clen;
 			goto again;
 		}
+		nparts = ret;
 		alloc_size = clen;
 	}
 
-	dst = kmap_local_page(opage);
-	memcpy(dst + offset, strm->buf, clen);
-	kunmap_local(dst);
+	rzs_fill_parts(parts, nparts, strm->buf, clen);
 	rzs_comp_put(rzs->comp);
 
 	if (rzs_over_limit(rzs)) {
@@ -460,16 +563,18 @@ again:
 		goto err_free;
 	}
 
-	rzs_install(rzs, index, RZS_XV, opage, 0, clen, offset);
+	rzs_install(rzs, index, nparts == 2 ? RZS_SPLIT : RZS_XV, parts[0].page,
+		    0, clen, parts[0].offset);
 	atomic64_inc(&rzs->stats.pages_stored);
 	atomic64_add(clen, &rzs->stats.compr_data_size);
 	if (clen <= RZS_GOOD_COMPRESS)
 		atomic64_inc(&rzs->stats.good_compress);
+	if (nparts == 2)
+		atomic64_inc(&rzs->stats.split_pages);
 	return 0;
 
 err_free:
-	if (opage)
-		xv_free(rzs->pool, opage, offset);
+	rzs_free_parts(rzs, parts, nparts);
 	return ret;
 }
 

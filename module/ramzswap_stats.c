@@ -116,7 +116,8 @@ static u64 rzs_percent(u64 part, u64 whole)
  * counts pages held in memory (compressed or raw), not same-filled pages
  * (ZeroPages) nor pages on the backing device; GoodCompress% and
  * NoCompress% are relative to PagesStored. PagesUsed is the memory used for
- * them in pages (xvmalloc pool plus raw pages).
+ * them in pages (xvmalloc pool plus raw pages). SplitPages counts the
+ * compressed pages stored in two parts (xv_malloc_split()).
  */
 ssize_t rzs_stats_show(struct ramzswap *rzs, char *buf)
 {
@@ -162,6 +163,8 @@ ssize_t rzs_stats_show(struct ramzswap *rzs, char *buf)
 			    rzs_stat(rzs, bd_bypass));
 	sz += sysfs_emit_at(buf, sz, "Compressions: %llu\n",
 			    rzs_stat(rzs, compressions));
+	sz += sysfs_emit_at(buf, sz, "SplitPages: %llu\n",
+			    rzs_stat(rzs, split_pages));
 	return sz;
 }
 

@@ -42,7 +42,7 @@ done
 [ -w /sys/block/ramzswap0/reset ] || fail "missing reset"
 for k in NumReads NumWrites FailedReads FailedWrites InvalidIO NotifyFree PagesDiscard \
 	ZeroPages GoodCompress% NoCompress% PagesStored PagesUsed OrigDataSize ComprDataSize \
-	MemUsedTotal BDevNumReads BDevNumWrites BDevFailedWrites BDevBypassed Compressions; do
+	MemUsedTotal BDevNumReads BDevNumWrites BDevFailedWrites BDevBypassed Compressions SplitPages; do
 	[ -n "$(rzs_stat ramzswap0 "$k")" ] || fail "stats lacks $k"
 done
 [ "$(wc -l </sys/block/ramzswap0/latency_hist)" = 64 ] || fail "latency_hist is not 64 lines"
