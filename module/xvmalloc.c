@@ -15,7 +15,9 @@
  *    are O(1).
  *  - Objects never span pages. Blocks are found as <struct page *, offset>
  *    and reached through short kmap_local_page() mappings, never kept
- *    across calls, so highmem pages work.
+ *    across calls, so highmem pages work. So that the gaps this leaves at
+ *    the ends of pages are used, xv_malloc_split() stores data that fits
+ *    no free block as two objects, the first filling the largest free block.
  *  - The pool grows by one order-0 page at a time, allocated with the
  *    caller's gfp flags, and a page goes back to the page allocator as soon
  *    as it holds no object.
