@@ -195,6 +195,26 @@ static void xv_carve(struct xv_pool *pool, struct page *page, void *base,
 					  block_size - XV_HDR_SIZE - size, 0);
 }
 
+/*
+ * Take the first block of free list @index off the list and carve an object
+ * of @size bytes from it; its page and block offset go to @page and @off.
+ * Called with pool->lock held.
+ */
+static void xv_take_block(struct xv_pool *pool, u32 index, u32 size,
+			  struct page **page, u32 *off)
+{
+	struct page *pg = pool->head_page[index];
+	u32 o = pool->head_off[index];
+	void *base = kmap_local_page(pg);
+	u32 hdr = *xv_hdr_ptr(base, o);
+
+	xv_remove_block(pool, pg, base, o, xv_hdr_size(hdr));
+	xv_carve(pool, pg, base, o, xv_hdr_prev(hdr), xv_hdr_size(hdr), size);
+	kunmap_local(base);
+	*page = pg;
+	*off = o;
+}
+
 /**
  * xv_max_alloc_size() - largest object size xv_malloc() accepts
  *
@@ -266,7 +286,7 @@ int xv_malloc(struct xv_pool *pool, u32 size, struct page **page,
 {
 	struct page *pg;
 	void *base;
-	u32 block_size, off, prev, hdr;
+	u32 block_size, off;
 	int index;
 
 	if (unlikely(!size || size > XV_MAX_ALLOC_SIZE))
@@ -277,13 +297,7 @@ int xv_malloc(struct xv_pool *pool, u32 size, struct page **page,
 	spin_lock(&pool->lock);
 	index = xv_find_list(pool, xv_size_to_index(block_size));
 	if (index >= 0) {
-		pg = pool->head_page[index];
-		off = pool->head_off[index];
-		base = kmap_local_page(pg);
-		hdr = *xv_hdr_ptr(base, off);
-		prev = xv_hdr_prev(hdr);
-		xv_remove_block(pool, pg, base, off, xv_hdr_size(hdr));
-		xv_carve(pool, pg, base, off, prev, xv_hdr_size(hdr), size);
+		xv_take_block(pool, index, size, &pg, &off);
 	} else {
 		/*
 		 * Grow by one order-0 page. alloc_page() may sleep and
@@ -300,8 +314,8 @@ int xv_malloc(struct xv_pool *pool, u32 size, struct page **page,
 		off = 0;
 		base = kmap_local_page(pg);
 		xv_carve(pool, pg, base, off, 0, PAGE_SIZE, size);
+		kunmap_local(base);
 	}
-	kunmap_local(base);
 	spin_unlock(&pool->lock);
 
 	*page = pg;
@@ -353,8 +367,7 @@ int xv_malloc_split(struct xv_pool *pool, u32 size, u32 min_head,
 		    u32 link_size, struct xv_part parts[2], gfp_t flags)
 {
 	struct page *pg;
-	void *base;
-	u32 block_size, off, prev, hdr, head;
+	u32 block_size, off, head;
 	int index, ret;
 
 	if (unlikely(!size || size > XV_MAX_ALLOC_SIZE))
@@ -372,14 +385,7 @@ int xv_malloc_split(struct xv_pool *pool, u32 size, u32 min_head,
 	head = xv_index_to_size(index) - XV_HDR_SIZE;
 	if (head < link_size + min_head || head - link_size >= size)
 		goto whole;
-	pg = pool->head_page[index];
-	off = pool->head_off[index];
-	base = kmap_local_page(pg);
-	hdr = *xv_hdr_ptr(base, off);
-	prev = xv_hdr_prev(hdr);
-	xv_remove_block(pool, pg, base, off, xv_hdr_size(hdr));
-	xv_carve(pool, pg, base, off, prev, xv_hdr_size(hdr), head);
-	kunmap_local(base);
+	xv_take_block(pool, index, head, &pg, &off);
 	spin_unlock(&pool->lock);
 
 	parts[0].page = pg;
