@@ -376,8 +376,16 @@ int xv_malloc_split(struct xv_pool *pool, u32 size, u32 min_head,
 	block_size = xv_block_size(size);
 
 	spin_lock(&pool->lock);
-	if (xv_find_list(pool, xv_size_to_index(block_size)) >= 0)
-		goto whole;
+	index = xv_find_list(pool, xv_size_to_index(block_size));
+	if (index >= 0) {
+		/* A free block holds it whole: take it under this lock. */
+		xv_take_block(pool, index, size, &pg, &off);
+		spin_unlock(&pool->lock);
+		parts[0].page = pg;
+		parts[0].offset = off + XV_HDR_SIZE;
+		parts[0].len = size;
+		return 1;
+	}
 	index = xv_last_list(pool);
 	if (index < 0)
 		goto whole;
@@ -401,6 +409,7 @@ int xv_malloc_split(struct xv_pool *pool, u32 size, u32 min_head,
 	return 2;
 
 whole:
+	/* No free block fits and none is worth splitting: grow the pool. */
 	spin_unlock(&pool->lock);
 	ret = xv_malloc(pool, size, &parts[0].page, &parts[0].offset, flags);
 	if (unlikely(ret))
