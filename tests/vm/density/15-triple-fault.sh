@@ -14,6 +14,10 @@ svm=/kit/bench/svm-shutdowns
 trap '"$svm" off >/dev/null 2>&1 || true; "$gctl" destroy --all >/dev/null 2>&1 || true' EXIT
 "$gctl" prepare >/dev/null
 "$svm" on || fail "cannot arm the SVM shutdown trace"
+# The diagnostic trace of nested page faults in event delivery: the kernel
+# took its filter (tracefs shows a filter it refused as "none").
+f=/sys/kernel/tracing/instances/kit-npf-in-delivery/events/kvm/kvm_exit/filter
+grep -q 'intr_info & 0x80000000' "$f" || fail "event-delivery fault filter not set: $(cat "$f" 2>&1)"
 
 # run_guest NAME PARAMS...: start it, wait for it to stop, print its qemu pid.
 run_guest() {
@@ -31,6 +35,11 @@ p1=$(run_guest kithog-tf-1 mem=16M ws=0.5 periods=1 selftest_triple_fault=1)
 n1=$("$svm" count "$p1")
 info "triple-faulting guest (qemu $p1): state $("$gctl" state kithog-tf-1), $n1 SVM shutdown exit(s)"
 [ "$n1" -ge 1 ] || fail "no SVM shutdown exit traced for the triple-faulting guest (qemu $p1)"
+saved=$(mktemp)
+"$svm" save "$saved" || fail "svm-shutdowns save failed"
+grep -Eq "\( *$p1\) .*reason shutdown rip 0x[0-9a-f]+ .*intr_info" "$saved" ||
+	fail "the saved trace lacks the shutdown exit of qemu $p1: $(head -n 5 "$saved")"
+rm -f "$saved"
 
 p2=$(run_guest kithog-tf-2 mem=16M ws=0.5 periods=1)
 "$gctl" hog kithog-tf-2 | grep -q '^HOG done .*result=PASS' || fail "kithog-tf-2 did not finish"
