@@ -59,6 +59,22 @@ def read_kv(path):
     return out
 
 
+def fio_split_pages(raw, alg):
+    """PagesStored and SplitPages of ramzswap0 after the fio runs (its
+    `stats` file, "Name: value" lines), or None when missing."""
+    got = {}
+    path = os.path.join(raw, "stats-fio-%s-ramzswap0.txt" % alg)
+    if os.path.exists(path):
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for line in f:
+                k, _, v = line.partition(":")
+                if k in ("PagesStored", "SplitPages") and v.strip().isdigit():
+                    got[k] = int(v)
+    if len(got) != 2:
+        return None
+    return got["PagesStored"], got["SplitPages"]
+
+
 def read_csv(path):
     if not os.path.exists(path):
         return []
@@ -486,11 +502,12 @@ def main(argv):
                  host.get("lab_args", "?"), host.get("git_head", "?")))
     md.append("- ramzswap max_zpage_size: %s" % meta.get("max_zpage", "default (PAGE_SIZE/2)"))
     md.append("- Devices: same algorithm, disksize %s; fio region %s, %s s per run, "
-              "4 KiB psync direct=1 iodepth 1, buffer_compress_percentage=50 "
+              "4 KiB psync direct=1 iodepth 1, buffer_compress_percentage=%s "
               "refill_buffers, two passes per device in ABBA (writes) and BAAB (reads) order; "
               "swap run: %s, %s.\n"
               % (meta.get("disksize", "?"), meta.get("fio_size", "?"),
-                 meta.get("fio_runtime_s", "?"), swap_load_text(meta), meta.get("swap", "?")))
+                 meta.get("fio_runtime_s", "?"), meta.get("fio_compress_pct", "50"),
+                 swap_load_text(meta), meta.get("swap", "?")))
 
     # 1. fio ------------------------------------------------------------------
     fio_md = ["## 1. fio on the raw devices\n",
@@ -550,6 +567,12 @@ def main(argv):
                 write_dat(os.path.join(data, name), lines)
                 cdf_files.append((name, "%s %s %s" % (d, alg, op)))
     md += fio_md + ratio_md
+    for alg in algs:
+        sp = fio_split_pages(raw, alg)
+        if sp and sp[0]:
+            md.append("\nramzswap0 (%s) after the fio runs: %d pages stored, %d of them split in two "
+                      "parts (%.1f%%): the share of stores that took the split path."
+                      % (alg, sp[0], sp[1], 100.0 * sp[1] / sp[0]))
     md.append("\nclat percentiles come from fio's merged json+ latency bins of both passes; "
               "block layer ms/IO is the /proc/diskstats time per completed I/O over the same "
               "runs (jiffy-granular accounting, so only its average is meaningful).\n")
