@@ -48,13 +48,15 @@ def progress(msg):
     print("report: " + msg, file=sys.stderr, flush=True)
 
 
-def read_kv(path):
+def read_kv(path, sep="="):
+    """KEY<sep>VALUE lines of @path as a dict ("=" for meta.txt, ":" for
+    the driver's `stats` file)."""
     out = {}
     if os.path.exists(path):
         with open(path, encoding="utf-8", errors="replace") as f:
             for line in f:
-                if "=" in line:
-                    k, v = line.rstrip("\n").split("=", 1)
+                if sep in line:
+                    k, v = line.rstrip("\n").split(sep, 1)
                     out[k] = v
     return out
 
@@ -62,17 +64,11 @@ def read_kv(path):
 def fio_split_pages(raw, alg):
     """PagesStored and SplitPages of ramzswap0 after the fio runs (its
     `stats` file, "Name: value" lines), or None when missing."""
-    got = {}
-    path = os.path.join(raw, "stats-fio-%s-ramzswap0.txt" % alg)
-    if os.path.exists(path):
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                k, _, v = line.partition(":")
-                if k in ("PagesStored", "SplitPages") and v.strip().isdigit():
-                    got[k] = int(v)
-    if len(got) != 2:
+    stats = read_kv(os.path.join(raw, "stats-fio-%s-ramzswap0.txt" % alg), ":")
+    got = [stats.get(k, "").strip() for k in ("PagesStored", "SplitPages")]
+    if not all(v.isdigit() for v in got):
         return None
-    return got["PagesStored"], got["SplitPages"]
+    return int(got[0]), int(got[1])
 
 
 def read_csv(path):
