@@ -12,12 +12,14 @@ def load_text(runs):
     """The caveat on the build machine's load, from host-load.csv when recorded."""
     loads = [x for r in runs for x in r.host_load]
     ncpu = max([r.host_ncpu for r in runs] or [0]) or "?"
+    # The host VM's vCPUs, as bench/in-vm recorded them (bench/run --smp).
+    vcpus = "/".join(sorted({r.meta["ncpu"] for r in runs if r.meta.get("ncpu")})) or "?"
     if not loads:
         return ("The build machine's load was not recorded for this run; its cores may have been "
                 "shared with other VMs, which changes work rates and deadline misses.")
     return (f"The build machine's 1-minute load average, taken before and after each "
             f"configuration, ranged from {min(loads):.1f} to {max(loads):.1f} on its "
-            f"{ncpu} cores (each lab VM has 2 vCPUs); where it exceeds the core count, "
+            f"{ncpu} cores (each lab VM has {vcpus} vCPU{'' if vcpus == '1' else 's'}); where it exceeds the core count, "
             "configurations were measured under different CPU contention, and work rates and "
             "deadline misses are the most affected.")
 
