@@ -8,6 +8,11 @@ from .data import (CONFIG_TITLE, fmt, fnum, lat_in, lat_unit, limit_text, lower_
                    order_key, page_ms, rate_ratio, rate_text, read_csv, read_env, req_kib)
 
 
+def vcpus_text(n):
+    """'1 vCPU', '2 vCPUs' ('? vCPUs' when not recorded)."""
+    return f"{n or '?'} vCPU{'' if str(n) == '1' else 's'}"
+
+
 def load_text(runs):
     """The caveat on the build machine's load, from host-load.csv when recorded."""
     loads = [x for r in runs for x in r.host_load]
@@ -19,7 +24,7 @@ def load_text(runs):
                 "shared with other VMs, which changes work rates and deadline misses.")
     return (f"The build machine's 1-minute load average, taken before and after each "
             f"configuration, ranged from {min(loads):.1f} to {max(loads):.1f} on its "
-            f"{ncpu} cores (each lab VM has {vcpus} vCPU{'' if vcpus == '1' else 's'}); where it exceeds the core count, "
+            f"{ncpu} cores (each lab VM has {vcpus_text(vcpus)}); where it exceeds the core count, "
             "configurations were measured under different CPU contention, and work rates and "
             "deadline misses are the most affected.")
 
@@ -154,7 +159,7 @@ def class_section(r):
     if cpu_n is not None:
         md.append(
             f"CPU bound: with one guest ({cpu_c}) a working-set pass took {cpu_secs:.2f} s of a "
-            f"{m.get('period')} s period, so {m.get('ncpu')} vCPUs could serve about **{cpu_n} guests** "
+            f"{m.get('period')} s period, so {vcpus_text(m.get('ncpu'))} could serve about **{cpu_n} guests** "
             "by CPU alone, against the memory-bound counts below." +
             (" With a drifting working set this is optimistic: once the host swaps, every pass "
              "also pays for faulting its window back in (see the work rates of the later steps)."
