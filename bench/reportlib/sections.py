@@ -127,10 +127,9 @@ def header(out, runs):
     return md, summ
 
 
-def class_section(r):
-    """One guest class: its settings, tables and latency ratios."""
+def class_intro(r):
+    """A guest class's settings, how its lab runs ended, and its CPU bound."""
     md = []
-    summ = []
     m = r.meta
     md.append(f"\n## {r.label}: {m.get('class', '?')} guests, profile `{m.get('profile', '?')}`\n")
     md.append(
@@ -164,6 +163,13 @@ def class_section(r):
             (" With a drifting working set this is optimistic: once the host swaps, every pass "
              "also pays for faulting its window back in (see the work rates of the later steps)."
              if fnum(m.get("drift"), 0) > 0 else "") + "\n")
+    return md
+
+
+def density_table(r):
+    """VMs per host and work rate per configuration, and its summary lines."""
+    md = []
+    summ = []
     md.append("\n### VMs per host and work rate\n")
     md.append("Work rate: MB a guest touched per second of pass time, over all passes of "
               "the window at that guest count (total MB / total seconds). The mean of the "
@@ -200,8 +206,12 @@ def class_section(r):
         line.append(f"{c}={ge}{int(d)} ({rate_text(r.step(c, int(d)))})")
     for i in range(0, len(line), 4):
         summ.append("    " + "  ".join(line[i:i + 4]))
+    return md, summ
 
-    # Per-step table.
+
+def steps_table(r):
+    """Every step (guest count) of every configuration, folded."""
+    md = []
     md.append("\n<details><summary>Every step (guest count, window)</summary>\n")
     md.append("| configuration | guests | passes | missed | short | missed % | work MB/s | mean pass s | "
               "mean pass MB/s | aggregate MB/s | MemAvailable MiB | swap used MiB | "
@@ -215,8 +225,13 @@ def class_section(r):
                   f"{s.get('swapin_ps') or '–'} / {s.get('swapout_ps') or '–'} | "
                   f"{'yes' if s['ok'] == '1' else 'no'} |")
     md.append("\n</details>\n")
+    return md
 
-    # Overhead of having the device on, with one guest (no swap needed).
+
+def overhead_table(r):
+    """Work rate with one guest (no swap needed) against no swap: the cost
+    of having the device on."""
+    md = []
     base = r.step("noswap", 1)
     if base:
         md.append("\n### Overhead with one guest (no swap needed)\n")
@@ -231,8 +246,12 @@ def class_section(r):
             q = rate_ratio(s, base)
             rel = f"{100 * (q - 1):+.1f}%" if q is not None else "–"
             md.append(f"| {CONFIG_TITLE.get(c, c)} | {rate_text(s)} | {rel} | {s['swap_used_mib']} |")
+    return md
 
-    # Latency.
+
+def latency_table(r):
+    """Swap request latency per configuration, and against the hdd."""
+    md = []
     md.append("\n### Swap request latency\n")
     md.append("From `/proc/diskstats` of the swap device (milliseconds spent per completed "
               "request, queueing included; for zswap the disk behind it) and from ramzswap's "
@@ -268,6 +287,14 @@ def class_section(r):
     if ratio_lines:
         md.append("\nLatency relative to the hdd-profile disk in the same run:\n")
         md.extend(ratio_lines)
+    return md
+
+
+def class_section(r):
+    """One guest class: its settings, tables and latency ratios."""
+    md = class_intro(r)
+    dens_md, summ = density_table(r)
+    md += dens_md + steps_table(r) + overhead_table(r) + latency_table(r)
     return md, summ
 
 
