@@ -6,6 +6,51 @@ from .data import (CONFIG_TITLE, at_least, fmt, fnum, lat_in, lat_ms, lat_unit, 
                    lower_bound, rate_ratio, req_kib, work_rate)
 
 
+def work_rate_target(r, rc):
+    """ramzswap configuration rc's guest work rate against each disk swap
+    profile's: (True/False, or None without a comparable step; detail)."""
+    # Work rate where the host swaps: the largest guest count
+    # both configurations ran (held or not); the largest count
+    # both held is shown beside it (there the working sets may
+    # still fit in RAM, so disk swap is not yet paid for).
+    rates, noswap_at = [], []
+    for dc in ("hdd", "ssd"):
+        if r.dens(dc) is None:
+            continue
+        ran = {int(x["guests"]) for x in r.steps_of(rc)} & {int(x["guests"]) for x in r.steps_of(dc)}
+        if not ran:
+            continue
+        k = max(ran)
+        a, b = r.step(rc, k), r.step(dc, k)
+        # A disk that had swapped nothing there (its run ended
+        # first) says nothing about swap speed.
+        if not fnum(b.get("swap_used_mib"), 0):
+            noswap_at.append(f"{dc} had swapped nothing at {k} guests, the largest count both ran "
+                             f"(it stopped: {limit_text(r.density.get(dc))})")
+            continue
+        ratio = rate_ratio(a, b)
+        if ratio is None:
+            continue
+        kh = int(min(r.dens(rc), r.dens(dc)))
+        ah, bh = r.step(rc, kh), r.step(dc, kh)
+        qh = rate_ratio(ah, bh) if kh != k and ah and bh else None
+        held = f"; {qh:.1f}× at {kh} guests, the largest count both held" if qh is not None else ""
+        if work_rate(a) is not None and work_rate(b) is not None:
+            how = f"{fmt(work_rate(a))} vs {fmt(work_rate(b))} MB/s of pass time"
+        else:
+            how = "from the mean pass times; this run has no work_mbps"
+        how += f", mean pass {a['pass_secs']} vs {b['pass_secs']} s"
+        pa, pb = fnum(a["pass_mbps"]), fnum(b["pass_mbps"])
+        if pa is not None and pb:
+            how += f"; the mean of per-pass rates is {pa:.1f} vs {pb:.1f} MB/s, {pa / pb:.1f}×"
+        rates.append((ratio, f"{ratio:.1f}× vs {dc} at {k} guests, the largest count both ran "
+                      f"({how}){held}"))
+    if rates:
+        # Judged against every disk swap profile that swapped.
+        return min(q for q, _ in rates) >= 10, " — ".join([d for _, d in rates] + noswap_at)
+    return None, " — ".join(noswap_at) or "no common step"
+
+
 def class_targets(r):
     """The targets of one guest class: a list of (label, target, True/False
     or None when the data leave it open, detail)."""
@@ -35,49 +80,7 @@ def class_targets(r):
             dmax = max(disk)
             dbound = any(bound(dc) and r.dens(dc) == dmax for dc in ("hdd", "ssd"))
             t(f"{who} density ≥ disk swap's", *at_least(rz, bound(rc), dmax, dbound, "disk swap"))
-            # Work rate where the host swaps: the largest guest count
-            # both configurations ran (held or not); the largest count
-            # both held is shown beside it (there the working sets may
-            # still fit in RAM, so disk swap is not yet paid for).
-            rates, noswap_at = [], []
-            for dc in ("hdd", "ssd"):
-                if r.dens(dc) is None:
-                    continue
-                ran = {int(x["guests"]) for x in r.steps_of(rc)} & {int(x["guests"]) for x in r.steps_of(dc)}
-                if not ran:
-                    continue
-                k = max(ran)
-                a, b = r.step(rc, k), r.step(dc, k)
-                # A disk that had swapped nothing there (its run ended
-                # first) says nothing about swap speed.
-                if not fnum(b.get("swap_used_mib"), 0):
-                    noswap_at.append(f"{dc} had swapped nothing at {k} guests, the largest count both ran "
-                                     f"(it stopped: {limit_text(r.density.get(dc))})")
-                    continue
-                ratio = rate_ratio(a, b)
-                if ratio is None:
-                    continue
-                kh = int(min(r.dens(rc), r.dens(dc)))
-                ah, bh = r.step(rc, kh), r.step(dc, kh)
-                qh = rate_ratio(ah, bh) if kh != k and ah and bh else None
-                held = f"; {qh:.1f}× at {kh} guests, the largest count both held" if qh is not None else ""
-                if work_rate(a) is not None and work_rate(b) is not None:
-                    how = f"{fmt(work_rate(a))} vs {fmt(work_rate(b))} MB/s of pass time"
-                else:
-                    how = "from the mean pass times; this run has no work_mbps"
-                how += f", mean pass {a['pass_secs']} vs {b['pass_secs']} s"
-                pa, pb = fnum(a["pass_mbps"]), fnum(b["pass_mbps"])
-                if pa is not None and pb:
-                    how += f"; the mean of per-pass rates is {pa:.1f} vs {pb:.1f} MB/s, {pa / pb:.1f}×"
-                rates.append((ratio, f"{ratio:.1f}× vs {dc} at {k} guests, the largest count both ran "
-                              f"({how}){held}"))
-            if rates:
-                # Judged against every disk swap profile that swapped.
-                t(f"{who}: guest work rate ≥ 10× disk swap's", min(q for q, _ in rates) >= 10,
-                  " — ".join([d for _, d in rates] + noswap_at))
-            else:
-                t(f"{who}: guest work rate ≥ 10× disk swap's", None,
-                  " — ".join(noswap_at) or "no common step")
+            t(f"{who}: guest work rate ≥ 10× disk swap's", *work_rate_target(r, rc))
         else:
             t(f"{who} density ≥ disk swap's", None, f"missing data ({who} or disk configurations not run)")
         if rz is not None and zr is not None:
