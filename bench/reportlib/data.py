@@ -109,6 +109,28 @@ class Run:
                 return r
         return None
 
+    def cpu_busy_bound(self):
+        """Guests the CPU alone would allow, from the host VM's CPU busy share
+        (steps.csv cpu_busy_pct) at the largest guest count that held with
+        no swap traffic in its window (under NO_SWAP_PS pages/s in and out;
+        of equal counts, the busiest): (config, guests, busy %, bound), the
+        bound scaling that count to 100 % busy. None for runs made before
+        bench/in-vm recorded the column."""
+        best = None
+        for s in self.steps:
+            busy = fnum(s.get("cpu_busy_pct"))
+            if busy is None or busy <= 0 or s.get("ok") != "1":
+                continue
+            if fnum(s.get("swapin_ps"), NO_SWAP_PS) + fnum(s.get("swapout_ps"), NO_SWAP_PS) >= NO_SWAP_PS:
+                continue
+            k = int(s["guests"])
+            if best is None or (k, busy) > (best[1], best[2]):
+                best = (s["config"], k, busy)
+        if best is None:
+            return None
+        c, k, busy = best
+        return c, k, busy, int(k * 100 / busy)
+
     def cpu_bound(self):
         """Guests the CPU alone would allow, from the 1-guest window."""
         ncpu = fnum(self.meta.get("ncpu"), 2)
@@ -120,6 +142,10 @@ class Run:
                 return c, secs, int(ncpu * period / secs) if secs > 0 else None
         return None, None, None
 
+
+# Pages swapped in plus out per second below which a window counts as
+# having no swap traffic (Run.cpu_busy_bound).
+NO_SWAP_PS = 10
 
 # host-setup/lab's failure statuses.
 LAB_EXIT_TEXT = {"124": ": timed out", "125": ": kernel problem", "126": ": the host VM died"}

@@ -154,8 +154,21 @@ def class_intro(r):
                   "memory's, so its figures are the ones below (both counts are lower bounds): "
                   f"{', '.join(r.lab['first_attempt_used'].split())}.")
     md.append("\n")
+    busy = r.cpu_busy_bound()
     cpu_c, cpu_secs, cpu_n = r.cpu_bound()
-    if cpu_n is not None:
+    if busy is not None:
+        bc, bk, bpct, bn = busy
+        md.append(
+            f"CPU bound: with {bk} guests ({bc}, no swap traffic in the window) the host VM's CPU "
+            f"({vcpus_text(m.get('ncpu'))}) was {bpct:.1f}% busy, so by CPU alone it could serve about "
+            f"**{bn} guests** (that count scaled to 100% busy; passes miss deadlines before that), "
+            "against the memory-bound counts below." +
+            (f" From one guest's pass ({cpu_secs:.2f} s of {m.get('period')} s, {cpu_c}) it would "
+             f"be {cpu_n}: idle nested guests cost CPU too." if cpu_n is not None else "") +
+            (" With a drifting working set, once the host swaps, every pass also pays for "
+             "faulting its window back in (see the work rates of the later steps)."
+             if fnum(m.get("drift"), 0) > 0 else "") + "\n")
+    elif cpu_n is not None:
         md.append(
             f"CPU bound: with one guest ({cpu_c}) a working-set pass took {cpu_secs:.2f} s of a "
             f"{m.get('period')} s period, so {vcpus_text(m.get('ncpu'))} could serve about **{cpu_n} guests** "
@@ -213,16 +226,21 @@ def steps_table(r):
     """Every step (guest count) of every configuration, folded."""
     md = []
     md.append("\n<details><summary>Every step (guest count, window)</summary>\n")
+    # Runs made before bench/in-vm recorded the host VM's CPU busy share
+    # keep their table as it was.
+    has_busy = any(s.get("cpu_busy_pct") for s in r.steps)
     md.append("| configuration | guests | passes | missed | short | missed % | work MB/s | mean pass s | "
               "mean pass MB/s | aggregate MB/s | MemAvailable MiB | swap used MiB | "
-              "device orig/compr/used MiB | pages swapped in/out per s | held |")
-    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|")
+              "device orig/compr/used MiB | pages swapped in/out per s | " +
+              ("host CPU busy % | " if has_busy else "") + "held |")
+    md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if has_busy else ""))
     for s in sorted(r.steps, key=lambda s: (order_key(s["config"]), int(s["guests"]))):
         md.append(f"| {s['config']} | {s['guests']} | {s['passes']} | {s['missed']} | {s['shortfall']} | "
                   f"{s['miss_pct']} | {rate_text(s)} | {s['pass_secs']} | {s['pass_mbps']} | "
                   f"{s['agg_mbps']} | {s['mem_avail_mib']} | "
                   f"{s['swap_used_mib']} | {s['mm_orig_mib']}/{s['mm_compr_mib']}/{s['mm_used_mib']} | "
-                  f"{s.get('swapin_ps') or '–'} / {s.get('swapout_ps') or '–'} | "
+                  f"{s.get('swapin_ps') or '–'} / {s.get('swapout_ps') or '–'} | " +
+                  (f"{s.get('cpu_busy_pct') or '–'} | " if has_busy else "") +
                   f"{'yes' if s['ok'] == '1' else 'no'} |")
     md.append("\n</details>\n")
     return md
