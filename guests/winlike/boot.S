@@ -101,6 +101,15 @@ irq0_stub:
 	popl %eax
 	iret
 
+	/* local APIC timer (one-shot idle wake-up): EOI to the local APIC */
+	.globl lapic_timer_stub
+lapic_timer_stub:
+	pushl %eax
+	movl lapic_eoi, %eax
+	movl $0, (%eax)
+	popl %eax
+	iret
+
 	.globl irq_master_stub
 irq_master_stub:
 	pushl %eax
