@@ -131,6 +131,12 @@ class Run:
         c, k, busy = best
         return c, k, busy, int(k * 100 / busy)
 
+    def guests_cpu(self, c, k):
+        """The guests' QEMU processes' share of the host VM's CPU in CONFIG's
+        K-guest window (steps.csv guests_cpu_pct), or None."""
+        s = self.step(c, k)
+        return fnum(s.get("guests_cpu_pct")) if s else None
+
     def cpu_bound(self):
         """Guests the CPU alone would allow, from the 1-guest window."""
         ncpu = fnum(self.meta.get("ncpu"), 2)

@@ -163,6 +163,7 @@ def class_intro(r):
             f"({vcpus_text(m.get('ncpu'))}) was {bpct:.1f}% busy, so by CPU alone it could serve about "
             f"**{bn} guests** (that count scaled to 100% busy; passes miss deadlines before that), "
             "against the memory-bound counts below." +
+            guests_cpu_text(r, bc, bk, bpct) +
             (f" From one guest's pass ({cpu_secs:.2f} s of {m.get('period')} s, {cpu_c}) it would "
              f"be {cpu_n}: idle nested guests cost CPU too." if cpu_n is not None else "") +
             (" With a drifting working set, once the host swaps, every pass also pays for "
@@ -177,6 +178,17 @@ def class_intro(r):
              "also pays for faulting its window back in (see the work rates of the later steps)."
              if fnum(m.get("drift"), 0) > 0 else "") + "\n")
     return md
+
+
+def guests_cpu_text(r, c, k, busy):
+    """How much of the CPU bound's window the guests themselves took."""
+    g = r.guests_cpu(c, k)
+    if g is None or g <= 0:
+        return ""
+    other = max(busy - g, 0.0)
+    return (f" The guests' QEMU processes took {g:.1f}% of the CPU in that window and the host's "
+            f"own work (this benchmark's monitoring, libvirt, reclaim) {other:.1f}%; if that part "
+            f"stayed as it was, the guests alone would fit about **{int(k * (100 - other) / g)}**.")
 
 
 def density_table(r):
@@ -222,6 +234,12 @@ def density_table(r):
     return md, summ
 
 
+def busy_cell(s, has_gcpu):
+    """A step's host CPU busy %, with the guests' part in brackets."""
+    busy = s.get("cpu_busy_pct") or "–"
+    return f"{busy} ({s.get('guests_cpu_pct') or '–'})" if has_gcpu else busy
+
+
 def steps_table(r):
     """Every step (guest count) of every configuration, folded."""
     md = []
@@ -229,10 +247,12 @@ def steps_table(r):
     # Runs made before bench/in-vm recorded the host VM's CPU busy share
     # keep their table as it was.
     has_busy = any(s.get("cpu_busy_pct") for s in r.steps)
+    has_gcpu = any(s.get("guests_cpu_pct") for s in r.steps)
     md.append("| configuration | guests | passes | missed | short | missed % | work MB/s | mean pass s | "
               "mean pass MB/s | aggregate MB/s | MemAvailable MiB | swap used MiB | "
               "device orig/compr/used MiB | pages swapped in/out per s | " +
-              ("host CPU busy % | " if has_busy else "") + "held |")
+              (("host CPU busy % (guests) | " if has_gcpu else "host CPU busy % | ") if has_busy else "") +
+              "held |")
     md.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|" + ("---|" if has_busy else ""))
     for s in sorted(r.steps, key=lambda s: (order_key(s["config"]), int(s["guests"]))):
         md.append(f"| {s['config']} | {s['guests']} | {s['passes']} | {s['missed']} | {s['shortfall']} | "
@@ -240,7 +260,7 @@ def steps_table(r):
                   f"{s['agg_mbps']} | {s['mem_avail_mib']} | "
                   f"{s['swap_used_mib']} | {s['mm_orig_mib']}/{s['mm_compr_mib']}/{s['mm_used_mib']} | "
                   f"{s.get('swapin_ps') or '–'} / {s.get('swapout_ps') or '–'} | " +
-                  (f"{s.get('cpu_busy_pct') or '–'} | " if has_busy else "") +
+                  (f"{busy_cell(s, has_gcpu)} | " if has_busy else "") +
                   f"{'yes' if s['ok'] == '1' else 'no'} |")
     md.append("\n</details>\n")
     return md

@@ -49,12 +49,18 @@ need_cols() { # FILE COLUMN...
 need_cols "$out/density.csv" config class profile status density limit guests_started \
 	pass_mbps agg_mbps verify_errors final_verified final_pass swap_used_mib mm_orig_mib
 need_cols "$out/steps.csv" config guests passes missed miss_pct pass_mbps mm_orig_mib swap_used_mib ok work_mbps \
-	swapin_ps swapout_ps cpu_busy_pct
+	swapin_ps swapout_ps cpu_busy_pct guests_cpu_pct
 # The host VM's CPU busy share of each window: a percentage, above 0 with
 # guests running (the report's CPU bound is made from it).
 bad_busy=$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "cpu_busy_pct") b = i; next}
 	!($b + 0 > 0 && $b + 0 <= 100) {printf "%s@%s=%s ", $1, $4, $b}' "$out/steps.csv")
 [ -z "$bad_busy" ] || fail "steps.csv cpu_busy_pct not in (0, 100]: $bad_busy"
+# The guests' QEMU processes' share: above 0 with guests running. It is
+# exact run time over tick-sampled totals, so allow a little over 100.
+bad_gcpu=$(awk -F, 'NR == 1 {for (i = 1; i <= NF; i++) if ($i == "guests_cpu_pct") g = i; next}
+	!($g + 0 > 0 && $g + 0 <= 110) {printf "%s@%s=%s ", $1, $4, $g}' "$out/steps.csv")
+[ -z "$bad_gcpu" ] || fail "steps.csv guests_cpu_pct not in (0, 110]: $bad_gcpu"
+info "steps.csv host CPU busy % (guests %): $(awk -F, 'NR > 1 {printf "%s@%s=%s(%s) ", $1, $4, $(NF - 1), $NF}' "$out/steps.csv")"
 need_cols "$out/latency.csv" config source device op ios avg_ms p50_us p99_us kib
 need_cols "$out/diskstats-ramzswap.csv" t reads writes mm_orig_mib
 [ -s "$out/meta.env" ] || fail "missing meta.env"
