@@ -51,6 +51,27 @@ def work_rate_target(r, rc):
     return None, " — ".join(noswap_at) or "no common step"
 
 
+def cpu_target(r):
+    """The issue's density rule: CPU contention must not be what limits
+    density. The CPU bound (data.Run.cpu_busy_bound: the host VM's busy
+    share scaled to 100 %, the host's own work included) against the
+    largest density any configuration of the class reached; 'well over'
+    is taken as 1.5×. (True/False, or None; detail)."""
+    busy = r.cpu_busy_bound()
+    dens = {c: r.dens(c) for c in r.configs if r.dens(c) is not None}
+    if busy is None or not dens:
+        return None, ("the run recorded no host VM CPU busy share in a window without swap traffic"
+                      if busy is None else "no density")
+    bc, bk, bpct, bn = busy
+    top = max(dens.values())
+    who = [c for c, d in dens.items() if d == top]
+    top_bound = any(lower_bound(limit_text(r.density.get(c))) for c in who)
+    ok, _ = at_least(bn, False, top, top_bound, "the largest density", 1.5)
+    return ok, (f"CPU bound {bn} guests ({bk} guests held at {bpct:.1f}% busy, {bc}) vs the "
+                f"largest density {'≥' if top_bound else ''}{int(top)} ({', '.join(who)}): "
+                f"{bn / top:.1f}×" + ("; that density is a lower bound" if top_bound else ""))
+
+
 def class_targets(r):
     """The targets of one guest class: a list of (label, target, True/False
     or None when the data leave it open, detail)."""
@@ -85,6 +106,7 @@ def class_targets(r):
             t(f"{who} density ≥ disk swap's", None, f"missing data ({who} or disk configurations not run)")
         if rz is not None and zr is not None:
             t(f"{who} density ≥ zram's", *at_least(rz, bound(rc), zr, bound("zram"), "zram"))
+    t("CPU alone allows well over the largest density (≥ 1.5×)", *cpu_target(r))
     for op in ("read", "write"):
         unit = lat_unit(r, op, "ramzswap", "zram")
         a, z, hd = (lat_in(r, c, op, unit) for c in ("ramzswap", "zram", "hdd"))
