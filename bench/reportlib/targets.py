@@ -58,7 +58,7 @@ def cpu_target(r):
     largest density any configuration of the class reached; 'well over'
     is taken as 1.5×. (True/False, or None; detail)."""
     busy = r.cpu_busy_bound()
-    dens = {c: r.dens(c) for c in r.configs if r.dens(c) is not None}
+    dens = {c: d for c in r.configs if (d := r.dens(c)) is not None}
     if busy is None or not dens:
         return None, ("the run recorded no host VM CPU busy share in a window without swap traffic"
                       if busy is None else "no density")
