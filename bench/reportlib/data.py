@@ -131,6 +131,35 @@ class Run:
         c, k, busy = best
         return c, k, busy, int(k * 100 / busy)
 
+    def swap_area(self, c):
+        """Configuration c's swap area in MiB: the SwapTotal bench/in-vm
+        recorded (density.csv swap_total_mib), or, in runs made before that
+        column, zram's and ramzswap's disksize (meta.env swap_mib); None
+        when unknown (disk swap in those runs: its whole disk)."""
+        total = fnum((self.density.get(c) or {}).get("swap_total_mib"))
+        if total:
+            return total
+        if c in ("zram", "ramzswap", "ramzswap-bk"):
+            return fnum(self.meta.get("swap_mib"))
+        return None
+
+    def swap_full(self, c):
+        """(peak swap used, swap area) in MiB when configuration c's swap
+        area filled up (its peak at least SWAP_FULL of it), else None."""
+        size = self.swap_area(c)
+        peak = fnum((self.density.get(c) or {}).get("swap_used_mib"))
+        if size and peak is not None and peak >= SWAP_FULL * size:
+            return peak, size
+        return None
+
+    def bounded(self, c):
+        """Is configuration c's density a lower bound (≥)? When its stop says
+        so (lower_bound), and when it stopped, other than on a verification
+        error, with its swap area full: the swap area's configured size
+        (bench/run's swap=N), not the host's RAM, then held the count."""
+        lim = limit_text(self.density.get(c))
+        return lower_bound(lim) or (self.swap_full(c) is not None and not lim.startswith("verify"))
+
     def guests_cpu(self, c, k):
         """The guests' QEMU processes' share of the host VM's CPU in CONFIG's
         K-guest window (steps.csv guests_cpu_pct), or None."""
@@ -152,6 +181,11 @@ class Run:
 # Pages swapped in plus out per second below which a window counts as
 # having no swap traffic (Run.cpu_busy_bound).
 NO_SWAP_PS = 10
+
+# The share of its swap area a configuration's peak swap use must reach
+# for the area to count as full (Run.swap_full): swap is allocated in
+# clusters and a little of it can stay free.
+SWAP_FULL = 0.99
 
 # host-setup/lab's failure statuses.
 LAB_EXIT_TEXT = {"124": ": timed out", "125": ": kernel problem", "126": ": the host VM died"}
@@ -176,8 +210,8 @@ def at_least(a, a_bound, b, b_bound, b_name, factor=1):
         return False, f"{sa} vs {sb}"
     why = "both are lower bounds" if a_bound and b_bound else (
         f"{b_name}'s is a lower bound" if b_bound else "this one is a lower bound")
-    return None, (f"{sa} vs {sb}: {why} (stopped by the time limit, --max-guests, the "
-                  "emulator fault or a nested triple fault, not by memory); inconclusive")
+    return None, (f"{sa} vs {sb}: {why} (stopped by the time limit, --max-guests, a full swap "
+                  "area, the emulator fault or a nested triple fault, not by memory); inconclusive")
 
 
 def work_rate(s):

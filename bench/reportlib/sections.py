@@ -4,7 +4,7 @@ method notes. Each function returns (Markdown lines, summary lines) or
 Markdown lines."""
 import os
 
-from .data import (CONFIG_TITLE, fmt, fnum, lat_in, lat_unit, limit_text, lower_bound,
+from .data import (CONFIG_TITLE, fmt, fnum, lat_in, lat_unit, limit_text,
                    order_key, page_ms, rate_ratio, rate_text, read_csv, read_env, req_kib)
 
 
@@ -43,6 +43,14 @@ def compaction_text(m):
     return (f"host THP defrag `{m['thp_defrag']}`, compaction_proactiveness "
             f"{m.get('compaction_proactiveness', '?')}"
             + (" (compaction off: under TCG it stalled CPUs)" if m.get("host_compaction") == "off" else ""))
+
+
+def swap_area_text(m):
+    """The class's swap area size (meta.env swap_mib, swap_factor)."""
+    mib = m.get("swap_mib")
+    if not mib:
+        return "swap areas not recorded"
+    return f"swap areas {m.get('swap_factor', '2')}x host RAM ({mib} MiB)"
 
 
 def invocations_text(out, runs):
@@ -109,7 +117,8 @@ def header(out, runs):
         "runs in a freshly booted host VM of the same size (per-configuration files in "
         "`CLASS/cfg/CONFIG/`, console logs included); each guest's hog "
         "touches its working set once per period and verifies every page it touches. Swap "
-        "areas are 2x host RAM. Raw data: the CSV files beside this report and in each "
+        "areas: zram's and ramzswap's disksize, and the disk under disk swap and zswap, are "
+        "the same size, given per class (2x host RAM by default). Raw data: the CSV files beside this report and in each "
         "class directory.\n")
     md.append("Stop rules: a guest OOM-killed, vanished or died, the host VM stalled (a kernel "
               "problem on its console or the lab's timeout: the density is then the last held "
@@ -119,8 +128,10 @@ def header(out, runs):
               "lower bound, marked ≥). A density is also a lower bound when the QEMU emulator "
               "fault killed the host VM, or when a guest died and the host traced SVM shutdown "
               "exits for it (a nested triple fault: under TCG these hit zram, disk swap and "
-              "ramzswap alike at high density, and no guest has reported a verification error). "
-              "Density = the largest guest count that held.\n")
+              "ramzswap alike at high density, and no guest has reported a verification error), "
+              "and when the configuration's swap area was full when it stopped (the area's "
+              "configured size, not the host's RAM, held the count; a verification error "
+              "still counts). Density = the largest guest count that held.\n")
     md.extend(invocations_text(out, runs))
     summ.append(f"ramzswap kit density benchmark, run {run_name} "
                 f"({m0.get('host_mib', '?')} MiB host, {m0.get('accel', '?')})")
@@ -139,6 +150,7 @@ def class_intro(r):
         f"period {m.get('period', '?')} s, window {m.get('window', '?')} periods, "
         f"ramzswap max_zpage_size {zpage_text(m.get('rzs_max_zpage'))}, "
         f"{compaction_text(m)}, "
+        f"{swap_area_text(m)}, "
         f"{m.get('config_time', '?')} s per configuration, started {m.get('started', '?')}, "
         f"finished {m.get('finished', 'not recorded (run cut short)')}.")
     if r.lab.get("lab_exit", "0") not in ("0", ""):
@@ -215,13 +227,15 @@ def density_table(r):
             continue
         d = fnum(row["density"], 0)
         lim = limit_text(row)
-        ge = "≥" if lower_bound(lim) else ""
+        ge = "≥" if r.bounded(c) else ""
         started = int(fnum(row.get("guests_started"), 0))
         fin = ""
         if lim in ("time", "max"):
             fin = f"{row.get('final_pass', '0')}/{started} PASS"
         else:
             fin = "no (guests destroyed)"
+        if full := r.swap_full(c):
+            lim += f"; the swap area was full ({int(full[0])} of {int(full[1])} MiB)"
         md.append(
             f"| {CONFIG_TITLE.get(c, c)} | **{ge}{int(d)}** | {lim} | {rate_text(r.step(c, int(d)))} | "
             f"{fmt(fnum(row['pass_mbps']))} | "

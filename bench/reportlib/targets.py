@@ -3,7 +3,7 @@ guest class, ramzswap's density against no swap, disk swap and zram, its
 guests' work rate against disk swap's, and its swap latency against
 zram's."""
 from .data import (CONFIG_TITLE, at_least, fmt, fnum, lat_in, lat_ms, lat_unit, limit_text,
-                   lower_bound, rate_ratio, req_kib, work_rate)
+                   rate_ratio, req_kib, work_rate)
 
 
 def work_rate_target(r, rc):
@@ -65,7 +65,7 @@ def cpu_target(r):
     bc, bk, bpct, bn = busy
     top = max(dens.values())
     who = [c for c, d in dens.items() if d == top]
-    top_bound = any(lower_bound(limit_text(r.density.get(c))) for c in who)
+    top_bound = any(r.bounded(c) for c in who)
     ok, _ = at_least(bn, False, top, top_bound, "the largest density", 1.5)
     return ok, (f"CPU bound {bn} guests ({bk} guests held at {bpct:.1f}% busy, {bc}) vs the "
                 f"largest density {'≥' if top_bound else ''}{int(top)} ({', '.join(who)}): "
@@ -84,7 +84,7 @@ def class_targets(r):
     disk = [x for x in (r.dens("hdd"), r.dens("ssd")) if x is not None]
 
     def bound(c):
-        return lower_bound(limit_text(r.density.get(c)))
+        return r.bounded(c)
 
     # The plain device and the one with a backing disk, each on its own.
     for rc in ("ramzswap", "ramzswap-bk"):

@@ -33,7 +33,7 @@ proactive_before=$(cat /proc/sys/vm/compaction_proactiveness)
 rc=0
 /kit/bench/in-vm --out "$out" --class both --profile mixed --configs ramzswap \
 	--guest-mib 192 --max-guests 3 --config-time 420 --period 5 --window 2 \
-	--ws 0.2 --max-miss 100 --boot-timeout 500 --guest-mem-max 160M --label test || rc=$?
+	--ws 0.2 --max-miss 100 --boot-timeout 500 --guest-mem-max 160M --label test --swap-factor 3 || rc=$?
 [ "$rc" = 0 ] || fail "bench/in-vm exited with status $rc"
 
 # Report files and their columns.
@@ -64,6 +64,17 @@ info "steps.csv host CPU busy % (guests %): $(awk -F, 'NR > 1 {printf "%s@%s=%s(
 need_cols "$out/latency.csv" config source device op ios avg_ms p50_us p99_us kib
 need_cols "$out/diskstats-ramzswap.csv" t reads writes mm_orig_mib
 [ -s "$out/meta.env" ] || fail "missing meta.env"
+# The swap area (--swap-factor 3): ramzswap's disksize 3x the host VM's
+# RAM, as recorded in meta.env, and the SwapTotal that swapon gave it
+# (density.csv's last column; one page less, mkswap's header) recorded.
+host_mib=$(sed -n 's/^host_mib=//p' "$out/meta.env")
+swap_mib=$(sed -n 's/^swap_mib=//p' "$out/meta.env")
+{ grep -qx 'swap_factor=3' "$out/meta.env" && [ "$swap_mib" = $((host_mib * 3)) ]; } ||
+	fail "meta.env: swap_mib=$swap_mib for host_mib=$host_mib, $(grep swap_factor "$out/meta.env" || echo no swap_factor)"
+need_cols "$out/density.csv" swap_total_mib
+swap_total=$(awk -F, 'NR > 1 && $1 == "ramzswap" {print $NF}' "$out/density.csv")
+{ [[ $swap_total =~ ^[0-9]+$ ]] && [ "$swap_total" -ge $((swap_mib - 1)) ] && [ "$swap_total" -le "$swap_mib" ]; } ||
+	fail "density.csv swap_total_mib '$swap_total', expected the ${swap_mib} MiB disksize less a page"
 # Host memory compaction (--host-compaction auto): off under TCG, the
 # kernel's otherwise; as recorded, and the kernel's put back on exit.
 if [ "${KIT_ACCEL:-}" = tcg ]; then
