@@ -118,8 +118,8 @@ def header(out, runs):
         "`CLASS/cfg/CONFIG/`, console logs included); each guest's hog "
         "touches its working set once per period and verifies every page it touches. Swap "
         "areas: zram's and ramzswap's disksize, and the disk under disk swap and zswap, are "
-        "the same size, given per class (2x host RAM by default). Raw data: the CSV files beside this report and in each "
-        "class directory.\n")
+        "the same size, given per class (2x host RAM by default). Raw data: the CSV files "
+        "beside this report and in each class directory.\n")
     md.append("Stop rules: a guest OOM-killed, vanished or died, the host VM stalled (a kernel "
               "problem on its console or the lab's timeout: the density is then the last held "
               "step, marked 'host:'), a verification error, more than 5% of "

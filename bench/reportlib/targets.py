@@ -83,9 +83,6 @@ def class_targets(r):
     ns, zr = r.dens("noswap"), r.dens("zram")
     disk = [x for x in (r.dens("hdd"), r.dens("ssd")) if x is not None]
 
-    def bound(c):
-        return r.bounded(c)
-
     # The plain device and the one with a backing disk, each on its own.
     for rc in ("ramzswap", "ramzswap-bk"):
         rz = r.dens(rc)
@@ -94,18 +91,18 @@ def class_targets(r):
         who = CONFIG_TITLE.get(rc, rc)
         if r.meta.get("profile") == "mixed":
             if rz is not None and ns is not None:
-                t(f"{who} density ≥ 2× no swap", *at_least(rz, bound(rc), ns, bound("noswap"), "no swap", 2))
+                t(f"{who} density ≥ 2× no swap", *at_least(rz, r.bounded(rc), ns, r.bounded("noswap"), "no swap", 2))
             else:
                 t(f"{who} density ≥ 2× no swap", None, "missing data")
         if rz is not None and disk:
             dmax = max(disk)
-            dbound = any(bound(dc) and r.dens(dc) == dmax for dc in ("hdd", "ssd"))
-            t(f"{who} density ≥ disk swap's", *at_least(rz, bound(rc), dmax, dbound, "disk swap"))
+            dbound = any(r.bounded(dc) and r.dens(dc) == dmax for dc in ("hdd", "ssd"))
+            t(f"{who} density ≥ disk swap's", *at_least(rz, r.bounded(rc), dmax, dbound, "disk swap"))
             t(f"{who}: guest work rate ≥ 10× disk swap's", *work_rate_target(r, rc))
         else:
             t(f"{who} density ≥ disk swap's", None, f"missing data ({who} or disk configurations not run)")
         if rz is not None and zr is not None:
-            t(f"{who} density ≥ zram's", *at_least(rz, bound(rc), zr, bound("zram"), "zram"))
+            t(f"{who} density ≥ zram's", *at_least(rz, r.bounded(rc), zr, r.bounded("zram"), "zram"))
     t("CPU alone allows well over the largest density (≥ 1.5×)", *cpu_target(r))
     for op in ("read", "write"):
         unit = lat_unit(r, op, "ramzswap", "zram")
