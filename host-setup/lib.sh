@@ -46,3 +46,18 @@ headers_dir() {
 	[ -f "$d/Makefile" ] || die "headers for $1 missing: run 'apt-get install linux-headers-$1'"
 	printf '%s\n' "$d"
 }
+
+# parse_size_mib SIZE: SIZE (512M, 2G, 2GiB, a bare number of MiB) in MiB,
+# or nothing when it is malformed (host-setup/lab, bench/run).
+parse_size_mib() { # SIZE -> MiB, or empty when malformed
+	local v=$1 n unit
+	[[ $v =~ ^([0-9]+)([KkMmGgTt]?)(i?[Bb])?$ ]] || return 0
+	n=${BASH_REMATCH[1]}
+	unit=${BASH_REMATCH[2]^^}
+	case $unit in
+	K) echo $((n / 1024)) ;;
+	M | "") echo "$n" ;;
+	G) echo $((n * 1024)) ;;
+	T) echo $((n * 1024 * 1024)) ;;
+	esac
+}
