@@ -453,7 +453,12 @@ def write_dat(path, lines):
 def swap_load_text(meta):
     """How the swap run loaded memory (runs before swap_load was recorded used stress-ng)."""
     if meta.get("swap_load") == "memscan":
-        return "memscan (cyclic scan of anonymous memory, mixed content, every page verified)"
+        content = meta.get("scan_type", "mixed")
+        if content == "same":
+            content = "same-filled"
+        pages = ", transparent huge pages (2 MiB swap-outs)" if meta.get("scan_thp") == "1" else ""
+        return ("memscan (cyclic scan of anonymous memory, %s content%s, every page verified)"
+                % (content, pages))
     return "stress-ng --vm --verify"
 
 
@@ -497,13 +502,17 @@ def main(argv):
               % (meta.get("fio", "?"), meta.get("stress_ng", "?"),
                  host.get("lab_args", "?"), host.get("git_head", "?")))
     md.append("- ramzswap max_zpage_size: %s" % meta.get("max_zpage", "default (PAGE_SIZE/2)"))
-    md.append("- Devices: same algorithm, disksize %s; fio region %s, %s s per run, "
-              "4 KiB psync direct=1 iodepth 1, buffer_compress_percentage=%s "
-              "refill_buffers, two passes per device in ABBA (writes) and BAAB (reads) order; "
-              "swap run: %s, %s.\n"
-              % (meta.get("disksize", "?"), meta.get("fio_size", "?"),
-                 meta.get("fio_runtime_s", "?"), meta.get("fio_compress_pct", "50"),
-                 swap_load_text(meta), meta.get("swap", "?")))
+    phases = meta.get("phases", "fio,scale,mixed,swap").split(",")
+    fio_text = ("fio region %s, %s s per run, 4 KiB psync direct=1 iodepth 1, "
+                "buffer_compress_percentage=%s refill_buffers, two passes per device in ABBA "
+                "(writes) and BAAB (reads) order"
+                % (meta.get("fio_size", "?"), meta.get("fio_runtime_s", "?"),
+                   meta.get("fio_compress_pct", "50"))
+                if "fio" in phases else "no fio runs")
+    swap_text = ("swap run: %s, %s" % (swap_load_text(meta), meta.get("swap", "?"))
+                 if "swap" in phases else "no swap run")
+    md.append("- Devices: same algorithm, disksize %s; phases %s; %s; %s.\n"
+              % (meta.get("disksize", "?"), ",".join(phases), fio_text, swap_text))
 
     # 1. fio ------------------------------------------------------------------
     fio_md = ["## 1. fio on the raw devices\n",

@@ -9,8 +9,12 @@
  * generation n. A last pass checks the final generation. Any mismatch is
  * reported and makes the exit status 1.
  *
- *   memscan -m MB [-p PASSES] [-t zero|same|text|random|mixed]
+ *   memscan -m MB [-p PASSES] [-t zero|same|text|random|mixed] [-H]
  *           [-s STOPFILE] [-w WAITFILE] [-r READYFILE]
+ *
+ *   -H  ask for transparent huge pages (MADV_HUGEPAGE), as a VM's RAM gets
+ *       them: reclaim then swaps 2 MiB at a time in one bio; without it
+ *       the map is MADV_NOHUGEPAGE and swap traffic is 4 KiB pages
  *
  *   -s  stop early (then verify) once STOPFILE exists, checked per pass
  *   -w  after the passes, create READYFILE (-r) and wait for WAITFILE
@@ -55,11 +59,11 @@ int main(int argc, char **argv)
 	unsigned long mb = 0, passes = 1, npages, i, bad = 0, pass;
 	const char *stopfile = NULL, *waitfile = NULL, *readyfile = NULL;
 	uint64_t expect[PG_WORDS];
-	int mode = PAT_MIXED, c;
+	int mode = PAT_MIXED, huge = 0, c;
 	unsigned char *mem;
 	double t;
 
-	while ((c = getopt(argc, argv, "m:p:t:s:w:r:")) != -1) {
+	while ((c = getopt(argc, argv, "m:p:t:Hs:w:r:")) != -1) {
 		switch (c) {
 		case 'm':
 			mb = strtoul(optarg, NULL, 10);
@@ -69,6 +73,9 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			mode = pat_parse(optarg);
+			break;
+		case 'H':
+			huge = 1;
 			break;
 		case 's':
 			stopfile = optarg;
@@ -93,8 +100,8 @@ int main(int argc, char **argv)
 		perror("mmap");
 		return 2;
 	}
-	/* No transparent huge pages: we want 4 KiB swap traffic. */
-	madvise(mem, npages * PG, MADV_NOHUGEPAGE);
+	if (madvise(mem, npages * PG, huge ? MADV_HUGEPAGE : MADV_NOHUGEPAGE))
+		perror("madvise");	/* only the swap traffic's shape changes */
 
 	for (pass = 1; pass <= passes; pass++) {
 		unsigned long pbad = 0;
@@ -148,6 +155,6 @@ int main(int argc, char **argv)
 	return bad ? 1 : 0;
 
 usage:
-	fprintf(stderr, "usage: memscan -m MB [-p PASSES] [-t zero|same|text|random|mixed] [-s STOPFILE] [-w WAITFILE [-r READYFILE]]\n");
+	fprintf(stderr, "usage: memscan -m MB [-p PASSES] [-t zero|same|text|random|mixed] [-H] [-s STOPFILE] [-w WAITFILE [-r READYFILE]]\n");
 	return 2;
 }
