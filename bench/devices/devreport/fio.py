@@ -149,6 +149,9 @@ def fio_section(ctx):
     progress("reading fio results")
     fio, nfiles = load_fio(ctx.raw)
     progress("%d fio files, %d device/op/alg series" % (nfiles, len(fio)))
+    if not fio:
+        return ["## 1. fio on the raw devices\n",
+                "No fio results (phase fio not run, or its files missing or unreadable).\n"]
     summ, snaps = ctx.summ, ctx.snaps
     fio_md = ["## 1. fio on the raw devices\n",
               "| alg | test | device | IOPS (pass 1, pass 2) | IOPS | p50 clat | p99 clat | mean clat | block layer ms/IO |",
