@@ -43,10 +43,18 @@ def make_plots(ctx):
     data = ctx.data
     head = "set terminal pngcairo size 900,540 noenhanced\n" if has_cairo() else \
         "set terminal png size 900,540 noenhanced\n"
-    cdf = ("set logscale x\nset xlabel '%s'\nset ylabel 'fraction of %s'\n"
-           "set yrange [0:1]\nset grid\nset key right bottom\nplot ")
     bars = ("set style data histograms\nset style histogram clustered gap 1\n"
             "set style fill solid 0.8 border -1\n")
+
+    def cdf(files, style, png, title, xlabel, what, caption):
+        if not files:
+            return
+        lines = ", ".join("'%s' using 1:2 with %s lw 2 title '%s'" % (f, style, t) for f, t in files)
+        plot(head + "set output '../%s'\nset title '%s'\n" % (png, title) +
+             "set logscale x\nset xlabel '%s'\nset ylabel 'fraction of %s'\n" % (xlabel, what) +
+             "set yrange [0:1]\nset grid\nset key right bottom\nplot " + lines + "\n",
+             data, png, caption, pngs)
+
     if ctx.iops_dat:
         write_dat(os.path.join(data, "iops.dat"), ["# label ramzswap zram"] + ctx.iops_dat)
         plot(head + "set output '../iops.png'\nset title 'fio 4 KiB IOPS (higher is better)'\n" + bars +
@@ -54,23 +62,14 @@ def make_plots(ctx):
              "set xrange [-0.6:%g]\n" % (len(ctx.iops_dat) - 0.4) +
              "plot 'iops.dat' using 2:xtic(1) title 'ramzswap', '' using 3 title 'zram'\n",
              data, "iops.png", "fio IOPS per device", pngs)
-    if ctx.cdf_files:
-        lines = ", ".join("'%s' using 1:2 with steps lw 2 title '%s'" % (f, t) for f, t in ctx.cdf_files)
-        plot(head + "set output '../latency-cdf-fio.png'\nset title 'fio completion latency CDF'\n" +
-             cdf % ("clat (us)", "I/Os") + lines + "\n",
-             data, "latency-cdf-fio.png", "fio clat CDF, both devices", pngs)
-    if ctx.hist_dat:
-        lines = ", ".join("'%s' using 1:2 with linespoints lw 2 title '%s'" % (f, t) for f, t in ctx.hist_dat)
-        plot(head + "set output '../latency-hist-ramzswap.png'\n"
-             "set title 'ramzswap latency_hist CDF (driver time; bucket upper bounds)'\n" +
-             cdf % ("latency (us)", "ops") + lines + "\n",
-             data, "latency-hist-ramzswap.png", "ramzswap latency histogram as a CDF", pngs)
-    if ctx.trace_dat:
-        lines = ", ".join("'%s' using 1:2 with linespoints lw 2 title '%s'" % (f, t) for f, t in ctx.trace_dat)
-        plot(head + "set output '../latency-cdf-swap.png'\n"
-             "set title 'swap path (.rw_page) latency CDF, both drivers (bucket upper bounds)'\n" +
-             cdf % ("latency (us)", "ops") + lines + "\n",
-             data, "latency-cdf-swap.png", "swap-path latency CDF, both drivers", pngs)
+    cdf(ctx.cdf_files, "steps", "latency-cdf-fio.png", "fio completion latency CDF", "clat (us)",
+        "I/Os", "fio clat CDF, both devices")
+    cdf(ctx.hist_dat, "linespoints", "latency-hist-ramzswap.png",
+        "ramzswap latency_hist CDF (driver time; bucket upper bounds)", "latency (us)", "ops",
+        "ramzswap latency histogram as a CDF")
+    cdf(ctx.trace_dat, "linespoints", "latency-cdf-swap.png",
+        "swap path (.rw_page) latency CDF, both drivers (bucket upper bounds)", "latency (us)",
+        "ops", "swap-path latency CDF, both drivers")
     if ctx.mem_dat:
         write_dat(os.path.join(data, "mem.dat"), ["# label ramzswap zram"] + ctx.mem_dat)
         plot(head + "set output '../mem-overhead.png'\n"
