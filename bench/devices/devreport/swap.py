@@ -22,7 +22,7 @@ def swap_load_text(meta):
         content = meta.get("scan_type", "mixed")
         if content == "same":
             content = "same-filled"
-        pages = ", transparent huge pages (2 MiB swap-outs)" if meta.get("scan_thp") == "1" else ""
+        pages = ", transparent huge pages asked for (MADV_HUGEPAGE)" if meta.get("scan_thp") == "1" else ""
         return ("memscan (cyclic scan of anonymous memory, %s content%s, every page verified)"
                 % (content, pages))
     return "stress-ng --vm --verify"

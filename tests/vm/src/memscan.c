@@ -13,8 +13,8 @@
  *           [-s STOPFILE] [-w WAITFILE] [-r READYFILE]
  *
  *   -H  ask for transparent huge pages (MADV_HUGEPAGE), as a VM's RAM gets
- *       them: reclaim then swaps 2 MiB at a time in one bio; without it
- *       the map is MADV_NOHUGEPAGE and swap traffic is 4 KiB pages
+ *       them: reclaim can then swap 2 MiB at a time in one bio; without
+ *       it the map is MADV_NOHUGEPAGE and swap traffic is 4 KiB pages
  *
  *   -s  stop early (then verify) once STOPFILE exists, checked per pass
  *   -w  after the passes, create READYFILE (-r) and wait for WAITFILE
