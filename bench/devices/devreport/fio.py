@@ -8,7 +8,7 @@ import re
 from .common import (DEVS, FIO_OP_KEY, OPS, RZS, SCALE_TARGET, ZRAM, fmt, progress, ratio,
                      read_kv, status, us, write_dat)
 from .diskstats import disk_delta, ms_per_io, sum_deltas
-from .hist import percentile_from_bins
+from .hist import bins_cdf_lines, percentile_from_bins
 
 
 def read_fio_job(path):
@@ -201,12 +201,8 @@ def fio_section(ctx):
                 bins = (fio.get((alg, op, d)) or {}).get("bins")
                 if not bins:
                     continue
-                total, cum, lines = sum(bins.values()), 0, []
-                for v in sorted(bins):
-                    cum += bins[v]
-                    lines.append("%.3f %.6f" % (v / 1000.0, cum / total))
                 name = "cdf-fio-%s-%s-%s.dat" % (alg, op, d)
-                write_dat(os.path.join(ctx.data, name), lines)
+                write_dat(os.path.join(ctx.data, name), bins_cdf_lines(bins))
                 ctx.cdf_files.append((name, "%s %s %s" % (d, alg, op)))
     md = fio_md + ratio_md
     for alg in ctx.algs:

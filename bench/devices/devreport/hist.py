@@ -61,3 +61,12 @@ def cdf_lines(counts):
         cum += counts[b]
         lines.append("%.6f %.6f" % (2 ** (b + 1) / 1000.0, cum / total))
     return lines
+
+
+def bins_cdf_lines(bins):
+    """CDF points (latency in us, fraction) of fio's json+ bins {ns: count}."""
+    total, cum, lines = sum(bins.values()), 0, []
+    for v in sorted(bins):
+        cum += bins[v]
+        lines.append("%.3f %.6f" % (v / 1000.0, cum / total))
+    return lines
