@@ -53,6 +53,8 @@ int obj_alloc(struct xv_pool *pool, struct xv_obj *o, u32 size);
 void obj_free(struct xv_pool *pool, struct xv_obj *o);
 void free_all(struct xv_pool *pool, struct xv_obj *objs, size_t n,
 	      struct xv_rng *rng);
+int free_all_and_destroy(struct xv_pool *pool, struct xv_obj *objs, size_t n,
+			 struct xv_rng *rng);
 u32 random_size(struct xv_rng *rng);
 int check_no_overlap(const struct xv_obj *objs, size_t n);
 

@@ -52,7 +52,7 @@ void obj_free(struct xv_pool *pool, struct xv_obj *o)
 
 /* Free every live object of @objs, in random order. */
 void free_all(struct xv_pool *pool, struct xv_obj *objs, size_t n,
-		     struct xv_rng *rng)
+	      struct xv_rng *rng)
 {
 	size_t i;
 
@@ -66,6 +66,22 @@ void free_all(struct xv_pool *pool, struct xv_obj *objs, size_t n,
 	for (i = 0; i < n; i++)
 		if (objs[i].page)
 			obj_free(pool, &objs[i]);
+}
+
+/*
+ * End a case: free every live object of @objs in random order, check that
+ * the pool is then empty, free @objs and destroy the pool. Returns T_PASS,
+ * or T_FAIL from the pool check (then @objs and the pool are left as they
+ * are, as every failing case leaves them).
+ */
+int free_all_and_destroy(struct xv_pool *pool, struct xv_obj *objs, size_t n,
+			 struct xv_rng *rng)
+{
+	free_all(pool, objs, n, rng);
+	CHECK_POOL(pool, NULL, 0);
+	free(objs);
+	xv_destroy_pool(pool);
+	return T_PASS;
 }
 
 /* Object sizes shaped like compressed pages: mostly 100..2500 bytes. */

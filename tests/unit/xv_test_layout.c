@@ -73,11 +73,7 @@ int t_all_sizes(void)
 	ret = check_no_overlap(objs, max + 1);
 	if (ret != T_PASS)
 		return ret;
-	free_all(pool, objs, max + 1, &rng);
-	CHECK_POOL(pool, NULL, 0);
-	free(objs);
-	xv_destroy_pool(pool);
-	return T_PASS;
+	return free_all_and_destroy(pool, objs, max + 1, &rng);
 }
 
 /* Many random sizes: unique patterns survive, no two objects overlap. */
@@ -114,11 +110,7 @@ int t_no_overlap(void)
 				CHECK_OBJ(&objs[i]);
 		CHECK_POOL(pool, objs, N);
 	}
-	free_all(pool, objs, N, &rng);
-	CHECK_POOL(pool, NULL, 0);
-	free(objs);
-	xv_destroy_pool(pool);
-	return T_PASS;
+	return free_all_and_destroy(pool, objs, N, &rng);
 }
 
 /*

@@ -62,11 +62,7 @@ int t_fragmentation(void)
 		sum_ratio / samples, (sum_ratio / samples - 1) * 100,
 		xv_get_total_size_bytes(pool) / PAGE_SIZE, live_bytes,
 		worst_pages);
-	free_all(pool, objs, N, &rng);
-	CHECK_POOL(pool, NULL, 0);
-	free(objs);
-	xv_destroy_pool(pool);
-	return T_PASS;
+	return free_all_and_destroy(pool, objs, N, &rng);
 }
 
 /* Long random churn with the full checker run often. */
@@ -95,11 +91,7 @@ int t_churn(void)
 		if (i % 200 == 0)
 			CHECK_POOL(pool, objs, N);
 	}
-	free_all(pool, objs, N, &rng);
-	CHECK_POOL(pool, NULL, 0);
-	free(objs);
-	xv_destroy_pool(pool);
-	return T_PASS;
+	return free_all_and_destroy(pool, objs, N, &rng);
 }
 
 /* Threads sharing one pool (the shim's spinlock is a mutex). */
