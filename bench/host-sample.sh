@@ -14,25 +14,37 @@ nap() { read -rt "$1" -u "$nap_fd" _ || true; }
 # swap used, the compressed device's ($rzsdev) orig, compr and used, and
 # MemAvailable, in MiB: diskstats, meminfo and mm_stat. Also sets
 # swap_total_mib (SwapTotal: the swap areas' size).
+# The /proc files are read whole with mapfile, never line by line: a
+# 'while read' loop seeks back after each line, and a seq_file re-generated
+# at that offset after its numbers changed length starts mid-line (run
+# full11-20261206: a diskstats line of two fields under set -u ended
+# bench/in-vm).
 sample=()
 swap_total_mib=0
+# The files read (tests/host/bench-host-sample gives its own).
+diskstats_file=/proc/diskstats
+meminfo_file=/proc/meminfo
 dev_sample() {
-	local key val st=0 sf=0 ma=0 r=0 rm=0 w=0 wm=0 rs=0 wsec=0 mo=0 mc=0 mu=0
-	local -a fld
+	local line key val st=0 sf=0 ma=0 r=0 rm=0 w=0 wm=0 rs=0 wsec=0 mo=0 mc=0 mu=0
+	local -a fld lines
 	if [ -n "$swapdev" ]; then
-		while read -r -a fld; do
-			[ "${fld[2]}" = "$swapdev" ] || continue
+		mapfile -t lines <"$diskstats_file"
+		for line in "${lines[@]}"; do
+			read -r -a fld <<<"$line"
+			if [ "${#fld[@]}" -lt 11 ] || [ "${fld[2]}" != "$swapdev" ]; then continue; fi
 			r=${fld[3]} rs=${fld[5]} rm=${fld[6]} w=${fld[7]} wsec=${fld[9]} wm=${fld[10]}
 			break
-		done </proc/diskstats
+		done
 	fi
-	while read -r key val _; do
+	mapfile -t lines <"$meminfo_file"
+	for line in "${lines[@]}"; do
+		read -r key val _ <<<"$line"
 		case $key in
 		SwapTotal:) st=$val ;;
 		SwapFree:) sf=$val ;;
 		MemAvailable:) ma=$val ;;
 		esac
-	done </proc/meminfo
+	done
 	if [ -n "$rzsdev" ] && [ -r "/sys/block/$rzsdev/mm_stat" ]; then
 		read -r mo mc mu _ <"/sys/block/$rzsdev/mm_stat" || true
 	fi
