@@ -14,16 +14,16 @@ nap() { read -rt "$1" -u "$nap_fd" _ || true; }
 # swap used, the compressed device's ($rzsdev) orig, compr and used, and
 # MemAvailable, in MiB: diskstats, meminfo and mm_stat. Also sets
 # swap_total_mib (SwapTotal: the swap areas' size).
-# The /proc files are read whole with mapfile, never line by line: a
-# 'while read' loop seeks back after each line, and a seq_file re-generated
-# at that offset after its numbers changed length starts mid-line (run
-# full11-20261206: a diskstats line of two fields under set -u ended
-# bench/in-vm).
 sample=()
 swap_total_mib=0
 # The files read (tests/host/bench-host-sample gives its own).
 diskstats_file=/proc/diskstats
 meminfo_file=/proc/meminfo
+# The /proc files are read whole with mapfile, never line by line: a
+# 'while read' loop seeks back after each line, and a seq_file re-generated
+# at that offset after its numbers changed length starts mid-line (run
+# full11-20261206: a diskstats line of two fields under set -u ended
+# bench/in-vm).
 dev_sample() {
 	local line key val st=0 sf=0 ma=0 r=0 rm=0 w=0 wm=0 rs=0 wsec=0 mo=0 mc=0 mu=0
 	local -a fld lines
