@@ -25,11 +25,13 @@ meminfo_file=/proc/meminfo
 # full11-20261206: a diskstats line of two fields under set -u ended
 # bench/in-vm).
 dev_sample() {
-	local line key val st=0 sf=0 ma=0 r=0 rm=0 w=0 wm=0 rs=0 wsec=0 mo=0 mc=0 mu=0
+	local line st=0 sf=0 ma=0 r=0 rm=0 w=0 wm=0 rs=0 wsec=0 mo=0 mc=0 mu=0
 	local -a fld lines
 	if [ -n "$swapdev" ]; then
 		mapfile -t lines <"$diskstats_file"
 		for line in "${lines[@]}"; do
+			# Split only the device's line (a here-string per line costs).
+			case "$line " in *" $swapdev "*) ;; *) continue ;; esac
 			read -r -a fld <<<"$line"
 			if [ "${#fld[@]}" -lt 11 ] || [ "${fld[2]}" != "$swapdev" ]; then continue; fi
 			r=${fld[3]} rs=${fld[5]} rm=${fld[6]} w=${fld[7]} wsec=${fld[9]} wm=${fld[10]}
@@ -38,11 +40,11 @@ dev_sample() {
 	fi
 	mapfile -t lines <"$meminfo_file"
 	for line in "${lines[@]}"; do
-		read -r key val _ <<<"$line"
-		case $key in
-		SwapTotal:) st=$val ;;
-		SwapFree:) sf=$val ;;
-		MemAvailable:) ma=$val ;;
+		# "Key:   value kB": the value is the line's digits.
+		case $line in
+		SwapTotal:*) st=${line//[!0-9]/} ;;
+		SwapFree:*) sf=${line//[!0-9]/} ;;
+		MemAvailable:*) ma=${line//[!0-9]/} ;;
 		esac
 	done
 	if [ -n "$rzsdev" ] && [ -r "/sys/block/$rzsdev/mm_stat" ]; then
