@@ -80,3 +80,24 @@ passes_of() {
 	mapfile -t pl <<<"${gpasses[$1]%$'\n'}"
 	[ "$2" -ge "${#pl[@]}" ] || printf '%s\n' "${pl[@]:$2}"
 }
+
+# window_stats WLEN PERIOD BEFORE: the passes all guests ($names) completed
+# since BEFORE[NAME] passes each, over a window of WLEN seconds, as
+# "passes,missed,short,miss_pct,pass_mbps,agg_mbps,pass_secs,work_mbps".
+# A guest that completed fewer passes than the window allows (minus one) is
+# short, and every missing pass counts as a missed deadline. pass_mbps is
+# the mean of the per-pass rates; work_mbps is the work rate, MB touched
+# per second of pass time (sum of MB / sum of seconds), which a few fast
+# passes cannot dominate.
+window_stats() {
+	local -n _before=$3
+	local n all='' exp
+	# shellcheck disable=SC2154 # names: the caller's guests
+	for n in "${names[@]}"; do all+=$(passes_of "$n" "${_before[$n]:-0}")$'\n'; done
+	exp=$((${#names[@]} * ($1 / $2 - 1)))
+	awk -v expn="$exp" -v wlen="$1" 'NF == 4 {n++; m += $2; s += $1; mb += $3; secs += $4}
+		END {short = expn - n; if (short < 0) short = 0
+			tot = n + short
+			printf "%d,%d,%d,%.2f,%.1f,%.1f,%.3f,%.1f\n", n, m, short, (tot ? 100 * (m + short) / tot : 100),
+				(n ? s / n : 0), mb / wlen, (n ? secs / n : 0), (secs > 0 ? mb / secs : 0)}' <<<"$all"
+}

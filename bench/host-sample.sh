@@ -56,6 +56,12 @@ dev_sample() {
 }
 # Pages swapped in and out since boot: "IN OUT" (/proc/vmstat).
 swap_io() { awk '$1 == "pswpin" {i = $2} $1 == "pswpout" {o = $2} END {printf "%d %d", i, o}' /proc/vmstat; }
+# swap_rates "IN OUT" SECONDS: pages swapped in and out per second since
+# that swap_io, as "in,out".
+swap_rates() {
+	awk -v a="$1" -v b="$(swap_io)" -v w="$2" 'BEGIN {split(a, x, " "); split(b, y, " ")
+		if (w < 1) w = 1; printf "%.1f,%.1f\n", (y[1] - x[1]) / w, (y[2] - x[2]) / w}'
+}
 # The host VM's CPU time since boot, all CPUs, in ticks: "BUSY TOTAL"
 # (/proc/stat; idle and iowait are not busy). Guest time is already in user.
 cpu_ticks() {
@@ -75,6 +81,15 @@ guests_ticks() {
 		t=$((t + fld[11] + fld[12]))
 	done
 	echo "$t"
+}
+
+# cpu_shares "BUSY TOTAL" GUEST_TICKS: the host VM's CPU busy share since
+# that cpu_ticks, and its guests' QEMU processes' share since that
+# guests_ticks, in %, as "busy,guests" (the guests' is exact run time where
+# /proc/stat samples at the tick, so it can exceed busy by a little).
+cpu_shares() {
+	awk -v a="$1" -v b="$(cpu_ticks)" -v g0="$2" -v g1="$(guests_ticks)" 'BEGIN {split(a, x, " "); split(b, y, " ")
+		t = y[2] - x[2]; printf "%.1f,%.1f\n", (t > 0 ? 100 * (y[1] - x[1]) / t : 0), (t > 0 ? 100 * (g1 - g0) / t : 0)}'
 }
 
 sampler_pid=

@@ -1,8 +1,8 @@
-# bench/swap-config.sh: sourced by bench/in-vm. Sets up and tears down
-# each configuration's swap (disk, zram, zswap, ramzswap). Uses bench/in-vm's
-# globals hdd, ssd, swap_mib, rzs_ko, rzs_max_zpage and kit, and its gv and
-# say; sets swapdev, rzsdev and note for it.
-# shellcheck shell=bash disable=SC2154,SC2034 # the globals are bench/in-vm's
+# bench/swap-config.sh: sourced by bench/in-vm and bench/idle-cost/in-vm.
+# Sets up and tears down each configuration's swap (disk, zram, zswap,
+# ramzswap). Uses their globals hdd, ssd, swap_mib, rzs_ko, rzs_max_zpage
+# and kit, and their gv and say; sets swapdev, rzsdev and note for them.
+# shellcheck shell=bash disable=SC2154,SC2034 # the globals are the caller's
 swapdev=      # block device name whose diskstats are the swap latency
 rzsdev=       # ramzswap0 or zram0 (mm_stat), or empty
 
@@ -79,10 +79,10 @@ setup_config() { # CONFIG -> 0 ready, 1 unavailable (reason in $note)
 	return 0
 }
 
-teardown() {
-	"$kit/bench/svm-shutdowns" off 2>/dev/null || true
-	gv destroy --all >/dev/null 2>&1 || true
-	sleep 2
+# swap_off: every swap area off, zram and ramzswap reset and unloaded,
+# zswap disabled. Running guests are left alone (bench/idle-cost/in-vm
+# switches the swap under them).
+swap_off() {
 	timeout 600 swapoff -a 2>/dev/null || say "swapoff did not finish"
 	if [ -d /sys/module/zram ]; then
 		echo 1 >/sys/block/zram0/reset 2>/dev/null || true
@@ -93,6 +93,14 @@ teardown() {
 		timeout 60 rmmod ramzswap 2>/dev/null || say "rmmod ramzswap failed"
 	fi
 	if [ -d /sys/module/zswap ]; then echo N >/sys/module/zswap/parameters/enabled 2>/dev/null || true; fi
+}
+
+# teardown: the guests destroyed, the swap off, the page cache dropped.
+teardown() {
+	"$kit/bench/svm-shutdowns" off 2>/dev/null || true
+	gv destroy --all >/dev/null 2>&1 || true
+	sleep 2
+	swap_off
 	sync
 	echo 3 >/proc/sys/vm/drop_caches
 	sleep 2
