@@ -8,6 +8,7 @@
 # exits per qemu process, so that a guest that died can be told from one
 # that powered off.
 declare -A qpid=()
+qemu_pid_dir=/run/libvirt/qemu # libvirt's NAME.pid files (tests give their own)
 svm_trace=0
 shutdown_exits() { # NAME -> count, or "?" when it cannot be known
 	local p=${qpid[$1]:-}
@@ -52,7 +53,9 @@ is_gone() { [[ $'\n'$run$'\n' != *$'\n'"$1"$'\n'* ]] && [ "$(gv state "$1" 2>/de
 qemu_alive() {
 	local p=${qpid[$1]:-} comm
 	if [ -z "$p" ]; then
-		read -r p 2>/dev/null <"/run/libvirt/qemu/$1.pid" || return 1
+		# libvirt writes the pid without a newline: read then fails at
+		# its end but has set p.
+		read -r p 2>/dev/null <"$qemu_pid_dir/$1.pid" || [ -n "$p" ] || return 1
 		qpid[$1]=$p
 	fi
 	read -r comm 2>/dev/null <"/proc/$p/comm" || return 1
