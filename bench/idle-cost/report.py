@@ -318,7 +318,7 @@ def report_md(out, meta, host, segs, rows, summ, noise, repeats, warn, notes, pn
            "guests PASS, %s verify errors" % (m("class"), m("profile"), m("hog_mem"), m("ws"), m("period"),
                                               meta.get("final_pass", "(not recorded)"), m("guests"),
                                               meta.get("verify_errors", "(not recorded)")),
-           "- Rounds: %s of `%s`, %s s observed per segment; %d segments" % (
+           "- Rounds: %s, in turn `%s`, %s s observed per segment; %d segments" % (
                m("rounds"), m("order"), m("window_s"), len(segs)),
            "- Host VM: %s MiB, %s vCPUs, swap %s MiB, kernel %s, %s" % (
                m("host_mib"), m("ncpu"), m("swap_mib"), m("kernel"), m("accel")),
