@@ -43,7 +43,7 @@ PROG = "bench/idle-cost/report"
 BASE = "noswap"
 COLUMNS = ("seq round config t_start_s window_s guests passes missed work_mbps pass_mbps "
            "pass_secs cpu_busy_pct guests_cpu_pct mem_avail_mib swap_total_mib swap_used_mib "
-           "swapin_ps swapout_ps setup_s").split()
+           "swapin_ps swapout_ps setup_s vmalloc_used_kib").split()
 REQUIRED = ("seq round config window_s passes work_mbps cpu_busy_pct mem_avail_mib "
             "swap_used_mib swapin_ps swapout_ps").split()
 SWAP_PS_LIMIT = 1.0
@@ -135,7 +135,8 @@ def compute(segs, configs):
     rows, repeats = [], []
     for r in sorted({s["round"] for s in segs}):
         base = by.get((r, BASE), [])
-        bw, bc, bm = (mean(s[k] for s in base) for k in ("work", "cpu_busy_pct", "mem_avail_mib"))
+        bw, bc, bm, bv_ = (mean(s[k] for s in base) for k in ("work", "cpu_busy_pct", "mem_avail_mib",
+                                                            "vmalloc_used_kib"))
         bv = [s["work"] for s in base if s["work"] is not None]
         rep = bv[-1] / bv[0] if len(bv) >= 2 and bv[0] > 0 else None
         if rep is not None:
@@ -144,11 +145,14 @@ def compute(segs, configs):
             ss = by.get((r, c))
             if not ss:
                 continue
-            w, cpu, mem = (mean(s[k] for s in ss) for k in ("work", "cpu_busy_pct", "mem_avail_mib"))
+            w, cpu, mem, vm = (mean(s[k] for s in ss) for k in ("work", "cpu_busy_pct", "mem_avail_mib",
+                                                               "vmalloc_used_kib"))
             ratio = w / bw if w is not None and bw else None
             rows.append({"round": r, "config": c, "work": w, "ratio": ratio, "cpu": cpu,
                          "cpu_delta": cpu - bc if cpu is not None and bc is not None else None,
                          "mem": mem, "mem_delta": mem - bm if mem is not None and bm is not None else None,
+                         "vm": vm / 1024 if vm is not None else None,
+                         "vm_delta": (vm - bv_) / 1024 if vm is not None and bv_ is not None else None,
                          "repeat": rep if c == BASE else None})
     summ = []
     for c in configs:
@@ -163,6 +167,7 @@ def compute(segs, configs):
             "loss": 100 * (1 - med) if med is not None else None,
             "cpu": mean(s["cpu_busy_pct"] for s in ss), "cpu_delta": median(x["cpu_delta"] for x in rr),
             "mem": mean(s["mem_avail_mib"] for s in ss), "mem_delta": median(x["mem_delta"] for x in rr),
+            "vm_delta": median(x["vm_delta"] for x in rr),
             "swapin": sum((s["swapin_ps"] or 0) * (s["window_s"] or 0) for s in ss),
             "swapout": sum((s["swapout_ps"] or 0) * (s["window_s"] or 0) for s in ss),
             "swapped": [s for s in ss if s["swapped"]]})
@@ -265,7 +270,9 @@ def verdict(s, noise):
             "CPU %s pp, MemAvailable %s MiB%s. " % (
                 c, sw, med, s["rounds"], "" if s["rounds"] == 1 else "s", s["ratio_min"],
                 s["ratio_max"], nf, sgn(s["cpu_delta"]), sgn(s["mem_delta"], 0),
-                " (the device's own RAM, e.g. its table)" if (s["mem_delta"] or 0) < -0.5 else ""))
+                "" if s["vm_delta"] is None else
+                ", vmalloc %s MiB (the device's table and buffers, held while it is on)"
+                % sgn(s["vm_delta"])))
     if noise is None:
         return text + "No round measured %s twice, so whether this is noise is unknown." % BASE
     if abs(1 - med) <= noise:
@@ -278,19 +285,22 @@ def write_csvs(out, rows, summ, noise, repeats):
     with open(os.path.join(out, "rounds.csv"), "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["round", "config", "work_mbps", "ratio", "cpu_busy_pct", "cpu_delta_pp",
-                    "mem_avail_mib", "mem_delta_mib", "noswap_repeat"])
+                    "mem_avail_mib", "mem_delta_mib", "noswap_repeat", "vmalloc_used_mib",
+                    "vmalloc_delta_mib"])
         for x in rows:
             w.writerow([x["round"], x["config"]] + [
                 fmt(v, spec, "") for v, spec in (
                     (x["work"], "%.3f"), (x["ratio"], "%.4f"), (x["cpu"], "%.2f"), (x["cpu_delta"], "%.2f"),
-                    (x["mem"], "%.1f"), (x["mem_delta"], "%.1f"), (x["repeat"], "%.4f"))])
+                    (x["mem"], "%.1f"), (x["mem_delta"], "%.1f"), (x["repeat"], "%.4f"),
+                    (x["vm"], "%.1f"), (x["vm_delta"], "%.1f"))])
     cols = ("work %.3f ratio_median %.4f ratio_min %.4f ratio_max %.4f loss %.2f cpu %.2f "
-            "cpu_delta %.2f mem %.1f mem_delta %.1f swapin %.0f swapout %.0f").split()
+            "cpu_delta %.2f mem %.1f mem_delta %.1f swapin %.0f swapout %.0f vm_delta %.1f").split()
     with open(os.path.join(out, "summary.csv"), "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f, lineterminator="\n")
         w.writerow(["config", "segments", "work_mbps_mean", "ratio_median", "ratio_min", "ratio_max",
                     "loss_pct_median", "cpu_busy_mean", "cpu_delta_pp_median", "mem_avail_mean",
-                    "mem_delta_mib_median", "swapin_pages", "swapout_pages", "noise_floor_pct"])
+                    "mem_delta_mib_median", "swapin_pages", "swapout_pages", "vmalloc_delta_mib_median",
+                    "noise_floor_pct"])
         for s in summ:
             w.writerow([s["config"], s["segments"]] + [
                 fmt(s[k], spec, "") for k, spec in zip(cols[::2], cols[1::2])] + [""])
@@ -299,7 +309,7 @@ def write_csvs(out, rows, summ, noise, repeats):
         w.writerow([BASE + "_repeat", len(xs), "", fmt(med, "%.4f", ""),
                     fmt(min(xs, default=None), "%.4f", ""), fmt(max(xs, default=None), "%.4f", ""),
                     fmt(100 * (1 - med) if xs else None, "%.2f", "")]
-                   + [""] * 6 + [fmt(100 * noise if noise is not None else None, "%.2f", "")])
+                   + [""] * 7 + [fmt(100 * noise if noise is not None else None, "%.2f", "")])
 
 
 def report_md(out, meta, host, segs, rows, summ, noise, repeats, warn, notes, pngs, plot_note):
@@ -338,18 +348,19 @@ def report_md(out, meta, host, segs, rows, summ, noise, repeats, warn, notes, pn
     md += ["## Per round\n",
            "Means of each configuration's segments in the round; ratio and deltas against %s of "
            "the same round (ratio = work rate / %s's; Δ CPU in percentage points; Δ MiB of "
-           "MemAvailable, negative = RAM the configuration costs). %s repeat: its later "
-           "segment / its earlier (the noise).\n" % (BASE, BASE, BASE),
+           "MemAvailable, negative = RAM the configuration costs; Δ vmalloc: VmallocUsed, the "
+           "device's table and buffers). %s repeat: its later segment / its earlier (the noise).\n"
+           % (BASE, BASE, BASE),
            "| round | config | work MB/s | ratio | CPU busy %% | Δ CPU pp | MemAvailable MiB | Δ MiB | "
-           "%s repeat |" % BASE, "|---|---|---|---|---|---|---|---|---|"]
-    md += ["| %d | %s | %s | %s | %s | %s | %s | %s | %s |" % (
+           "Δ vmalloc MiB | %s repeat |" % BASE, "|---|---|---|---|---|---|---|---|---|---|"]
+    md += ["| %d | %s | %s | %s | %s | %s | %s | %s | %s | %s |" % (
         x["round"], x["config"], fmt(x["work"]), fmt(x["ratio"]), fmt(x["cpu"], "%.1f"),
-        sgn(x["cpu_delta"]), fmt(x["mem"], "%.0f"), sgn(x["mem_delta"], 0), fmt(x["repeat"]))
-        for x in rows]
+        sgn(x["cpu_delta"]), fmt(x["mem"], "%.0f"), sgn(x["mem_delta"], 0), sgn(x["vm_delta"]),
+        fmt(x["repeat"])) for x in rows]
     md += ["", "## Per segment\n",
            "| seq | round | config | t_start s | window s | passes | missed | work MB/s | pass MB/s | "
            "pass s | CPU busy % | guests CPU % | MemAvailable MiB | SwapTotal MiB | swap used MiB | "
-           "swapin/s | swapout/s | setup s | note |", "|" + "---|" * 19]
+           "swapin/s | swapout/s | setup s | vmalloc MiB | note |", "|" + "---|" * 20]
     for s in segs:
         md.append("| %d | %d | %s | %s |" % (s["seq"], s["round"], s["config"], " | ".join(
             fmt(s[k], spec) for k, spec in (
@@ -357,7 +368,8 @@ def report_md(out, meta, host, segs, rows, summ, noise, repeats, warn, notes, pn
                 ("work_mbps", "%.2f"), ("pass_mbps", "%.2f"), ("pass_secs", "%.1f"),
                 ("cpu_busy_pct", "%.1f"), ("guests_cpu_pct", "%.1f"), ("mem_avail_mib", "%.0f"),
                 ("swap_total_mib", "%.0f"), ("swap_used_mib", "%.0f"), ("swapin_ps", "%.2f"),
-                ("swapout_ps", "%.2f"), ("setup_s", "%.1f")))) + " %s |" % "; ".join(
+                ("swapout_ps", "%.2f"), ("setup_s", "%.1f"))) + " | " + fmt(
+            s["vmalloc_used_kib"] / 1024 if s["vmalloc_used_kib"] is not None else None, "%.1f")) + " %s |" % "; ".join(
             n for n, on in (("**swap used**", s["swapped"]), ("no pass: no work rate", s["work"] is None))
             if on))
     md += ["", "## Plots\n"]
