@@ -288,7 +288,10 @@ def overhead_table(r):
     if base:
         md.append("\n### Overhead with one guest (no swap needed)\n")
         md.append("Work rate of the first guest alone, when the host has free memory and "
-                  "should not swap, against the same step without swap.\n")
+                  "should not swap, against the same step without swap. These steps ran in "
+                  "separate host VMs, so the difference is mostly noise under TCG; "
+                  "`bench/idle-cost` measures the cost of the device being on in one VM "
+                  "(`make bench` runs it after this benchmark).\n")
         md.append("| configuration | work MB/s | vs no swap | swap used MiB |")
         md.append("|---|---|---|---|")
         for c in r.configs:
@@ -364,8 +367,9 @@ def method_section(runs):
         "The mean of the hog's per-pass MB/s is shown too, but not used for targets: one fast pass "
         "outweighs many slow ones in it. Aggregate is MB touched per second of wall time by all "
         "guests together.\n"
-        "- The 1-guest step shows the cost of just having the device on: nothing should be swapped "
-        "then (see the swap used column).\n"
+        "- The 1-guest step shows the cost of just having the device on, between separate VMs: "
+        "nothing should be swapped then (see the swap used column). `bench/idle-cost` measures it "
+        "in one VM, with the swap switched under the same guests.\n"
         "- Under TCG, CPU work (compression included) is inflated ~20x while the hdd profile is a "
         "real throttle (150 IOPS), so ratios against the disk understate native ones.\n"
         "- zswap's compressed pool is not a block device: its diskstats are those of the hdd behind it.\n"
