@@ -21,6 +21,17 @@
  * the last child does. Child completions run in interrupt context: they only
  * touch atomic counters and the parent bio, never a slot.
  *
+ * The bio_set has a rescuer (BIOSET_NEED_RESCUER). The children of one
+ * parent wait on current->bio_list, not yet submitted, until our
+ * submit_bio returns, and a parent can hold many pages: swap writes a
+ * transparent huge page out as one 512-page bio. Without the rescuer, once
+ * the bio slab fails under memory pressure (kswapd writing out an
+ * incompressible THP), the next child waits in mempool_alloc() for a bio
+ * that only the unsubmitted children can give back, and reclaim, then
+ * every task that needs memory, stops for good. With it, bio_alloc_bioset()
+ * first tries without direct reclaim and on failure hands our queued
+ * children to the rescuer workqueue, which submits them.
+ *
  * The backing device is opened exclusively (FMODE_EXCL, holder = device) so
  * nobody can swapon or mount it underneath us.
  *
@@ -47,7 +58,8 @@ static struct bio_set rzs_bio_set;
 
 int rzs_backing_init(void)
 {
-	return bioset_init(&rzs_bio_set, BIO_POOL_SIZE, 0, BIOSET_NEED_BVECS);
+	return bioset_init(&rzs_bio_set, BIO_POOL_SIZE, 0,
+			   BIOSET_NEED_BVECS | BIOSET_NEED_RESCUER);
 }
 
 void rzs_backing_exit(void)
