@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Swap-out of whole transparent huge pages of incompressible data to a
+# device with a backing disk, under global memory pressure (no cgroup), as
+# a host whose guests' RAM is THP-backed meets it. Each 2 MiB page is one
+# 512-page bio, all of whose pages are forwarded to the backing disk: 512
+# child bios from the driver's bio_set, queued on the submitter's
+# current->bio_list until its submit_bio returns. Before the bio_set had a
+# rescuer, kswapd waited for good in mempool_alloc() for a child once the
+# bio slab failed below the min watermark, and the VM froze (bench run
+# full12-20261207 and bench/runs/diag-clock-20261207, try 6). Here the
+# scanner's data must verify, THPs must have been swapped out whole
+# (thp_swpout), and their pages must have reached the backing disk. With
+# the old bio_set the lab VM froze in the first pass, twice out of two.
+# kit-timeout: 600
+set -euo pipefail
+# shellcheck source=../lib.sh
+. "$(dirname "$0")/../lib.sh"
+# shellcheck source=lib-rzs.sh
+. "$(dirname "$0")/lib-rzs.sh"
+
+thp=/sys/kernel/mm/transparent_hugepage
+grep -q '\[never\]' $thp/enabled && skip "transparent huge pages are off"
+rzs_backing_disk bk 512 || skip "no backing disk and no loop device"
+# As compcache set it up: ramzswap0 at load, its size the backing disk's.
+rzs_load backing_swap="$RZS_BK"
+d=ramzswap0
+dev=/dev/$d
+[ "$(rzs_attr $d backing_dev)" = "$RZS_BK" ] || fail "backing_dev shows $(rzs_attr $d backing_dev)"
+mkswap $dev >/dev/null
+swapon -p 100 $dev
+on_exit "swapoff $dev 2>/dev/null || true"
+
+# 160 MiB more than is available: reclaim, kswapd's included, runs the
+# whole time, with free memory at the watermarks. Swapped-in pages keep
+# their slots (in the swap cache) until swap is half full, so the excess
+# must stay well under the backing disk's 512 MiB: 320 MiB more ran it
+# full and the OOM killer stopped the scanner.
+avail_mb=$(($(meminfo MemAvailable) / 1024))
+mb=$((avail_mb + 160))
+info "MemAvailable $avail_mb MiB: scanning $mb MiB of random pages in THPs, 2 passes"
+thp0=$(vmstat thp_swpout)
+fb0=$(vmstat thp_swpout_fallback)
+w0=$(rzs_bd $d 3)
+out0=$(vmstat pswpout)
+timeout 500 memscan -m "$mb" -p 2 -t random -H || fail "memscan of $mb MiB of THPs through backing swap"
+show_stats $d
+thp=$(($(vmstat thp_swpout) - thp0))
+fb=$(($(vmstat thp_swpout_fallback) - fb0))
+fw=$(($(rzs_bd $d 3) - w0))
+out=$(($(vmstat pswpout) - out0))
+info "thp_swpout +$thp (fallback +$fb), pswpout +$out, forwarded to the backing disk +$fw"
+[ "$thp" -ge 8 ] || fail "only $thp THPs swapped out whole (fallback $fb): the 512-page bio was not exercised"
+[ "$fw" -ge $((thp * 512 / 2)) ] || fail "$thp THPs swapped out but only $fw pages forwarded"
+[ "$(rzs_stat $d FailedWrites)" = 0 ] || fail "FailedWrites"
+[ "$(rzs_stat $d FailedReads)" = 0 ] || fail "FailedReads"
+swapoff $dev
+echo 1 >/sys/block/$d/reset
+wipefs -a "$RZS_BK" >/dev/null
+rzs_unload
+info "ok"
