@@ -3,8 +3,17 @@
  * ramzswap: compressed in-RAM swap block device (compcache revived).
  *
  * This file holds the module glue: parameters, the gendisks and their
- * block_device_operations (bio-based submit_bio plus rw_page, so swap uses
- * the synchronous swap-in path), device initialisation and reset.
+ * block_device_operations, device initialisation and reset.
+ *
+ * The device is bio-based and has no ->rw_page. 6.1's bdev_write_page()
+ * sets writeback on the page before calling ->rw_page and ends it when
+ * ->rw_page declines, which clears PG_reclaim. A page then sent to the
+ * backing device by the bio swap falls back to was not rotated to the tail
+ * of the inactive list when its write ended, so reclaim did not free it
+ * until it had gone round the whole list; every THP, which ->rw_page
+ * cannot take, went that way. The swap filled with written-out pages, and
+ * 6.1, which scans no anon page while no swap slot is free, OOM-killed with
+ * half of RAM in the swap cache (bench/runs/diag-thp-swapcache-20261207).
  *
  * Only whole, page-aligned pages are accepted; anything else fails with
  * BLK_STS_IOERR and is counted as invalid I/O. Discard and write-zeroes free
@@ -185,43 +194,6 @@ static void rzs_submit_bio(struct bio *bio)
 	bio_endio(bio);
 }
 
-/*
- * Synchronous single-page path used by swap. A non-zero return makes the
- * caller fall back to a bio, which is what we want for pages that live on
- * (or go to) the backing device and for errors.
- */
-static int rzs_rw_page(struct block_device *bdev, sector_t sector,
-		       struct page *page, enum req_op op)
-{
-	struct ramzswap *rzs = bdev->bd_disk->private_data;
-	unsigned long start_time;
-	int ret;
-
-	if (PageTransHuge(page))
-		return -EOPNOTSUPP;
-	if (op != REQ_OP_READ && op != REQ_OP_WRITE)
-		return -EOPNOTSUPP;
-	if (!rzs_valid_io(rzs, sector, PAGE_SIZE)) {
-		atomic64_inc(&rzs->stats.invalid_io);
-		return -EINVAL;
-	}
-
-	start_time = bdev_start_io_acct(bdev->bd_disk->part0,
-					RZS_SECTORS_PER_PAGE, op, jiffies);
-	if (op_is_write(op))
-		ret = rzs_bvec_write(rzs, page,
-				     sector >> RZS_SECTORS_PER_PAGE_SHIFT, NULL);
-	else
-		ret = rzs_bvec_read(rzs, page,
-				    sector >> RZS_SECTORS_PER_PAGE_SHIFT, NULL);
-	bdev_end_io_acct(bdev->bd_disk->part0, op, start_time);
-
-	if (ret)
-		return ret;
-	page_endio(page, op_is_write(op), 0);
-	return 0;
-}
-
 static void rzs_swap_slot_free_notify(struct block_device *bdev,
 				      unsigned long index)
 {
@@ -240,7 +212,6 @@ static const struct block_device_operations rzs_fops = {
 	.owner = THIS_MODULE,
 	.open = rzs_open,
 	.submit_bio = rzs_submit_bio,
-	.rw_page = rzs_rw_page,
 	.swap_slot_free_notify = rzs_swap_slot_free_notify,
 };
 

@@ -88,11 +88,6 @@ enum rzs_slot_flag {
 	RZS_SPLIT,
 	RZS_RAW,			/* uncompressed copy in a page of its own */
 	RZS_BDEV,			/* data lives on the backing device */
-	/*
-	 * Not a state but a hint: rw_page found this page incompressible and
-	 * left it to the bio that follows (see __rzs_write()).
-	 */
-	RZS_FORWARD,
 	RZS_FLAG_MAX,
 };
 

@@ -279,9 +279,6 @@ static int __rzs_read(struct ramzswap *rzs, struct page *page, u32 index,
 		unsigned long block = slot->block;
 
 		rzs_slot_unlock(rzs, index);
-		/* No parent: let rw_page's caller fall back to a bio. */
-		if (!parent)
-			return -EAGAIN;
 		return rzs_backing_submit(rzs, page, block, parent);
 	}
 
@@ -337,8 +334,7 @@ static int __rzs_read(struct ramzswap *rzs, struct page *page, u32 index,
 
 /*
  * Returns 0 when the page was filled, 1 when a chained read from the backing
- * device was submitted, -EAGAIN when a bio is needed (@parent NULL), or
- * another negative error.
+ * device was submitted, or a negative error.
  */
 int rzs_bvec_read(struct ramzswap *rzs, struct page *page, u32 index,
 		  struct bio *parent)
@@ -347,9 +343,6 @@ int rzs_bvec_read(struct ramzswap *rzs, struct page *page, u32 index,
 	int ret;
 
 	ret = __rzs_read(rzs, page, index, parent);
-	if (ret == -EAGAIN)
-		return ret;
-
 	atomic64_inc(&rzs->stats.num_reads);
 	if (ret < 0)
 		atomic64_inc(&rzs->stats.failed_reads);
@@ -579,33 +572,6 @@ err_free:
 }
 
 /*
- * The forward hint (RZS_FORWARD) saves compressing a page twice: rw_page,
- * which cannot submit I/O of its own, finds a page incompressible and
- * returns -EAGAIN; swap then sends the same page, locked and unmapped, as
- * a bio. Only devices with a backing device use it. Set and taken under
- * the slot lock; any store of the slot clears it. A stale hint can only
- * send a compressible page to the backing device, which holds it as well:
- * it costs space there, never data.
- */
-static void rzs_set_forward_hint(struct ramzswap *rzs, u32 index)
-{
-	rzs_slot_lock(rzs, index);
-	rzs->table[index].flags |= BIT(RZS_FORWARD);
-	rzs_slot_unlock(rzs, index);
-}
-
-static bool rzs_take_forward_hint(struct ramzswap *rzs, u32 index)
-{
-	bool hint;
-
-	rzs_slot_lock(rzs, index);
-	hint = rzs_test_flag(rzs, index, RZS_FORWARD);
-	rzs->table[index].flags &= ~BIT(RZS_FORWARD);
-	rzs_slot_unlock(rzs, index);
-	return hint;
-}
-
-/*
  * Store @page in memory if it is same-filled or compresses well. Returns 0
  * when stored, 1 when it is incompressible (*raw set) or -ENOMEM over the
  * limit (it should go to the backing device or be kept raw), or another
@@ -633,12 +599,9 @@ static int __rzs_write(struct ramzswap *rzs, struct page *page, u32 index,
 		       struct bio *parent)
 {
 	bool raw = false;
-	int ret = 1;
+	int ret;
 
-	if (parent && rzs->bdev && rzs_take_forward_hint(rzs, index))
-		raw = true;
-	else
-		ret = rzs_store_small(rzs, page, index, &raw);
+	ret = rzs_store_small(rzs, page, index, &raw);
 	if (ret <= 0 && ret != -ENOMEM)
 		return ret;
 
@@ -650,11 +613,6 @@ static int __rzs_write(struct ramzswap *rzs, struct page *page, u32 index,
 	if (rzs_backing_usable(rzs)) {
 		unsigned long block;
 
-		if (!parent) {
-			if (raw)
-				rzs_set_forward_hint(rzs, index);
-			return -EAGAIN;
-		}
 		if (rzs_backing_get_block(rzs, &block)) {
 			ret = rzs_backing_submit(rzs, page, block, parent);
 			if (ret < 0) {
@@ -676,9 +634,8 @@ static int __rzs_write(struct ramzswap *rzs, struct page *page, u32 index,
 
 /*
  * Returns 0 when the page was stored, 1 when a chained write to the backing
- * device was submitted, -EAGAIN when a bio is needed (@parent NULL), or
- * another negative error (-ENOMEM when over the limit without a backing
- * device).
+ * device was submitted, or a negative error (-ENOMEM when over the limit
+ * without a backing device).
  */
 int rzs_bvec_write(struct ramzswap *rzs, struct page *page, u32 index,
 		   struct bio *parent)
@@ -687,9 +644,6 @@ int rzs_bvec_write(struct ramzswap *rzs, struct page *page, u32 index,
 	int ret;
 
 	ret = __rzs_write(rzs, page, index, parent);
-	if (ret == -EAGAIN)
-		return ret;
-
 	atomic64_inc(&rzs->stats.num_writes);
 	if (ret < 0) {
 		atomic64_inc(&rzs->stats.failed_writes);

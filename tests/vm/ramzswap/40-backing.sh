@@ -4,7 +4,7 @@
 # compressible ones stay in memory; forwarded pages that are not neighbours
 # on the device still merge into large requests on the disk; swap traffic
 # through a backing-backed device verifies, and a page swap forwards is
-# compressed once, not again in the bio that follows rw_page; bad backing
+# compressed once; bad backing
 # devices (regular file, missing, too small, itself) are refused.
 # kit-timeout: 600
 set -euo pipefail
@@ -107,9 +107,8 @@ info "swap: $fw pages forwarded in $reqs write requests to the backing disk"
 [ "$fw" -ge 1000 ] || fail "swap wrote only $fw pages to the backing device"
 # Reclaim writes out under a plug: adjacent blocks merge there too.
 [ $((reqs * 3)) -le "$fw" ] || fail "swap: $fw forwarded pages took $reqs write requests (want >= 3 pages per request)"
-# Swap tries rw_page first; a page it forwards comes back as a bio, which
-# must not compress it again (same-filled pages are not compressed at all;
-# the count is one per page stored, retries inside one store not counted).
+# A page is compressed once per store (same-filled pages not at all;
+# retries inside one store not counted).
 comps=$(($(rzs_stat $d Compressions) - c0))
 writes=$(($(rzs_stat $d NumWrites) - n0))
 info "swap: $comps compressions for $writes page writes"
