@@ -4,8 +4,8 @@
 # compressible ones stay in memory; forwarded pages that are not neighbours
 # on the device still merge into large requests on the disk; swap traffic
 # through a backing-backed device verifies, and a page swap forwards is
-# compressed once; bad backing
-# devices (regular file, missing, too small, itself) are refused.
+# compressed once; bad backing devices (regular file, missing, too small,
+# itself) are refused.
 # kit-timeout: 600
 set -euo pipefail
 # shellcheck source=../lib.sh
