@@ -27,8 +27,6 @@
 #include <linux/init.h>
 #include <linux/bio.h>
 #include <linux/blkdev.h>
-#include <linux/highmem.h>
-#include <linux/pagemap.h>
 #include <linux/part_stat.h>
 #include <linux/mm.h>
 #include <linux/slab.h>

@@ -9,8 +9,9 @@
 # bio slab failed below the min watermark, and the VM froze (bench run
 # full12-20261207 and bench/runs/diag-clock-20261207, try 6). Here the
 # scanner's data must verify, THPs must have been swapped out whole
-# (thp_swpout), and their pages must have reached the backing disk. With
-# the old bio_set the lab VM froze in the first pass, twice out of two.
+# (thp_swpout), their pages must have reached the backing disk and been
+# rotated for reclaim when those writes ended (below). With the old bio_set
+# the lab VM froze in the first pass, twice out of two.
 # kit-timeout: 600
 set -euo pipefail
 # shellcheck source=../lib.sh
