@@ -5,15 +5,17 @@
  * This file holds the module glue: parameters, the gendisks and their
  * block_device_operations, device initialisation and reset.
  *
- * The device is bio-based and has no ->rw_page. 6.1's bdev_write_page()
- * sets writeback on the page before calling ->rw_page and ends it when
- * ->rw_page declines, which clears PG_reclaim. A page then sent to the
- * backing device by the bio swap falls back to was not rotated to the tail
- * of the inactive list when its write ended, so reclaim did not free it
- * until it had gone round the whole list; every THP, which ->rw_page
- * cannot take, went that way. The swap filled with written-out pages, and
- * 6.1, which scans no anon page while no swap slot is free, OOM-killed with
- * half of RAM in the swap cache (bench/runs/diag-thp-swapcache-20261207).
+ * The device is bio-based, with a ->rw_page that never declines a page
+ * (rzs_rw_page()). 6.1's swapon gives a device SWP_SYNCHRONOUS_IO only if
+ * it has ->rw_page, and with it a page mapped once is swapped in without
+ * the swap cache and its slot is freed at once, so the compressed copy is
+ * not kept beside the page in RAM and nothing is read ahead. But
+ * bdev_write_page() sets writeback on the page before calling ->rw_page
+ * and ends it when ->rw_page declines, which clears PG_reclaim: a page then
+ * sent to the backing device by the bio that swap falls back to is not
+ * rotated for reclaim when its write ends, and the swap fills with written
+ * pages (bench/runs/diag-thp-swapcache-20261207). So ->rw_page takes every
+ * page, THPs too, and the page's I/O ends when its bio does.
  *
  * Only whole, page-aligned pages are accepted; anything else fails with
  * BLK_STS_IOERR and is counted as invalid I/O. Discard and write-zeroes free
@@ -29,6 +31,7 @@
 #include <linux/blkdev.h>
 #include <linux/part_stat.h>
 #include <linux/mm.h>
+#include <linux/pagemap.h>
 #include <linux/slab.h>
 #include <linux/string.h>
 #include <linux/ctype.h>
@@ -192,6 +195,61 @@ static void rzs_submit_bio(struct bio *bio)
 	bio_endio(bio);
 }
 
+/*
+ * The bios of rzs_rw_page(), from a pool of their own: such a bio is held
+ * until the backing I/O it forwards ends, so it must not take the pool's
+ * reserve from the forwarded bios it waits for (rzs_backing_submit()).
+ */
+static struct bio_set rzs_page_bio_set;
+
+/* As swap's end_swap_bio_write(); interrupt context. */
+static void rzs_page_write_endio(struct bio *bio)
+{
+	struct page *page = bio_first_page_all(bio);
+
+	if (bio->bi_status) {
+		/* Keep the page dirty: it is written again, never dropped. */
+		set_page_dirty(page);
+		ClearPageReclaim(page);
+	}
+	end_page_writeback(page);
+	bio_put(bio);
+}
+
+/* As swap's end_swap_bio_read(); interrupt context. */
+static void rzs_page_read_endio(struct bio *bio)
+{
+	page_endio(bio_first_page_all(bio), false,
+		   blk_status_to_errno(bio->bi_status));
+	bio_put(bio);
+}
+
+/*
+ * Swap's synchronous page I/O (bdev_read_page(), bdev_write_page()): the
+ * page, locked, and for a write under writeback, possibly a THP. It is
+ * wrapped in a bio that goes down rzs_submit_bio()'s path; the bio's end
+ * unlocks the page or ends its writeback, at once for a page kept in RAM,
+ * when the backing I/O ends for a forwarded one (PG_reclaim intact, so
+ * reclaim rotates the page then). Never declines: see the top of the file.
+ * Called outside any submit_bio, with the queue entered by the caller.
+ */
+static int rzs_rw_page(struct block_device *bdev, sector_t sector,
+		       struct page *page, enum req_op op)
+{
+	bool write = op_is_write(op);
+	struct bio *bio;
+
+	/* GFP_NOIO from a mempool: waits rather than fails. */
+	bio = bio_alloc_bioset(bdev, 1, op, GFP_NOIO, &rzs_page_bio_set);
+	if (WARN_ON_ONCE(!bio))
+		return -ENOMEM;
+	bio->bi_iter.bi_sector = sector;
+	bio->bi_end_io = write ? rzs_page_write_endio : rzs_page_read_endio;
+	__bio_add_page(bio, page, thp_size(page), 0);
+	rzs_submit_bio(bio);
+	return 0;
+}
+
 static void rzs_swap_slot_free_notify(struct block_device *bdev,
 				      unsigned long index)
 {
@@ -210,6 +268,7 @@ static const struct block_device_operations rzs_fops = {
 	.owner = THIS_MODULE,
 	.open = rzs_open,
 	.submit_bio = rzs_submit_bio,
+	.rw_page = rzs_rw_page,
 	.swap_slot_free_notify = rzs_swap_slot_free_notify,
 };
 
@@ -443,11 +502,16 @@ static int __init ramzswap_init(void)
 	if (err)
 		return err;
 
+	err = bioset_init(&rzs_page_bio_set, BIO_POOL_SIZE, 0,
+			  BIOSET_NEED_BVECS);
+	if (err)
+		goto err_backing;
+
 	rzs_major = register_blkdev(0, "ramzswap");
 	if (rzs_major <= 0) {
 		pr_err("unable to get major number\n");
 		err = -EBUSY;
-		goto err_backing;
+		goto err_page_bio_set;
 	}
 
 	rzs_devices = kcalloc(num_devices, sizeof(*rzs_devices), GFP_KERNEL);
@@ -475,6 +539,8 @@ err_remove:
 	kfree(rzs_devices);
 err_unregister:
 	unregister_blkdev(rzs_major, "ramzswap");
+err_page_bio_set:
+	bioset_exit(&rzs_page_bio_set);
 err_backing:
 	rzs_backing_exit();
 	return err;
@@ -488,6 +554,7 @@ static void __exit ramzswap_exit(void)
 		rzs_remove(&rzs_devices[i]);
 	kfree(rzs_devices);
 	unregister_blkdev(rzs_major, "ramzswap");
+	bioset_exit(&rzs_page_bio_set);
 	rzs_backing_exit();
 	pr_info("unloaded\n");
 }

@@ -104,9 +104,9 @@ def swap_section(ctx):
                   "stay close between runs" if meta.get("swap_load") == "memscan" else
                   "the pages swapped for the same stress-ng bogo ops vary from run to run")
               + " and ms/read are /proc/diskstats deltas "
-              "(zram's swap path goes through `.rw_page`, accounted with "
-              "bdev_start_io_acct; ramzswap's through `submit_bio` since 2026-12-07, "
-              "before that through `.rw_page` too).\n")
+              "(both drivers' swap paths go through `.rw_page`: zram's accounted with "
+              "bdev_start_io_acct, ramzswap's wraps the page in a bio accounted with "
+              "bio_start_io_acct; in runs of 031290b ramzswap's went through `submit_bio`).\n")
     return md
 
 
@@ -162,7 +162,7 @@ def rwpage_section(ctx):
                 ctx.trace_dat.append((fname, "%s %s %s" % (d, alg, op)))
     md.append("\nA kprobe and a kretprobe on each driver's rw_page function feed a log2 hist "
               "trigger in the kernel (both devices instrumented the same way, during the whole "
-              "swap run above; ramzswap has had no rw_page since 2026-12-07, so runs since "
+              "swap run above; ramzswap had no rw_page in runs of 031290b, so those "
               "have zram's side only); percentiles interpolated inside the bucket. Left out as "
               "impossible (< 2 ns, i.e. negative deltas between vCPU clocks): %d reads, %d writes "
               "over both devices.\n" % (excluded.get("read", 0), excluded.get("write", 0)))

@@ -63,9 +63,10 @@ info "thp_swpout +$thp (fallback +$fb), pswpout +$out, forwarded to the backing 
 [ "$fw" -ge $((thp * 512 / 2)) ] || fail "$thp THPs swapped out but only $fw pages forwarded"
 # A page written out asynchronously is moved to the tail of the inactive
 # list when its write ends (PG_reclaim, pgrotated), so that reclaim frees it
-# next. With ->rw_page the driver lost PG_reclaim on every page it sent to
-# the backing disk: pgrotated stayed 0, written-out pages piled up in the
-# swap cache and a 512 MiB swap ran full (see module/ramzswap_drv.c).
+# next. When the driver's ->rw_page declined a page (every THP, every page
+# for the backing disk) it lost PG_reclaim: pgrotated stayed 0, written-out
+# pages piled up in the swap cache and a 512 MiB swap ran full (see
+# module/ramzswap_drv.c; ->rw_page now takes every page).
 [ "$rot" -ge $((fw / 2)) ] || fail "only $rot of $fw forwarded pages were rotated for reclaim when their writes ended"
 [ "$(rzs_stat $d FailedWrites)" = 0 ] || fail "FailedWrites"
 [ "$(rzs_stat $d FailedReads)" = 0 ] || fail "FailedReads"

@@ -11,6 +11,7 @@
  *
  *   memscan -m MB [-p PASSES] [-t zero|same|text|random|mixed] [-H]
  *           [-s STOPFILE] [-w WAITFILE] [-r READYFILE]
+ *           [-d DONEFILE -e ENDFILE]
  *
  *   -H  ask for transparent huge pages (MADV_HUGEPAGE), as a VM's RAM gets
  *       them: reclaim can then swap 2 MiB at a time in one bio; without
@@ -19,6 +20,9 @@
  *   -s  stop early (then verify) once STOPFILE exists, checked per pass
  *   -w  after the passes, create READYFILE (-r) and wait for WAITFILE
  *       before the final check (for swapoff/exit tests)
+ *   -d  after the final check, create DONEFILE and wait for ENDFILE (-e)
+ *       before exiting, so that the pages stay mapped while a test looks
+ *       at what swapping them in left behind
  */
 #include <errno.h>
 #include <getopt.h>
@@ -45,6 +49,22 @@ static int exists(const char *path)
 	return path && access(path, F_OK) == 0;
 }
 
+/* Create @signal (if any), then wait until @wait exists. */
+static void signal_and_wait(const char *signal, const char *what,
+			    const char *wait)
+{
+	if (signal) {
+		FILE *f = fopen(signal, "w");
+
+		if (f)
+			fclose(f);
+	}
+	printf("memscan: %s %s\n", what, wait);
+	fflush(stdout);
+	while (!exists(wait))
+		usleep(200000);
+}
+
 static unsigned long check_page(uint64_t *page, uint64_t *expect, int mode,
 				uint64_t index, uint64_t gen)
 {
@@ -58,12 +78,13 @@ int main(int argc, char **argv)
 {
 	unsigned long mb = 0, passes = 1, npages, i, bad = 0, pass;
 	const char *stopfile = NULL, *waitfile = NULL, *readyfile = NULL;
+	const char *donefile = NULL, *endfile = NULL;
 	uint64_t expect[PG_WORDS];
 	int mode = PAT_MIXED, huge = 0, c;
 	unsigned char *mem;
 	double t;
 
-	while ((c = getopt(argc, argv, "m:p:t:Hs:w:r:")) != -1) {
+	while ((c = getopt(argc, argv, "m:p:t:Hs:w:r:d:e:")) != -1) {
 		switch (c) {
 		case 'm':
 			mb = strtoul(optarg, NULL, 10);
@@ -86,11 +107,18 @@ int main(int argc, char **argv)
 		case 'r':
 			readyfile = optarg;
 			break;
+		case 'd':
+			donefile = optarg;
+			break;
+		case 'e':
+			endfile = optarg;
+			break;
 		default:
 			goto usage;
 		}
 	}
-	if (!mb || !passes || mode < 0)
+	if (!mb || !passes || mode < 0 ||
+	    (donefile == NULL) != (endfile == NULL))
 		goto usage;
 
 	npages = mb * (1024 * 1024 / PG);
@@ -129,18 +157,8 @@ int main(int argc, char **argv)
 	}
 	pass--;
 
-	if (waitfile) {
-		if (readyfile) {
-			FILE *f = fopen(readyfile, "w");
-
-			if (f)
-				fclose(f);
-		}
-		printf("memscan: waiting for %s\n", waitfile);
-		fflush(stdout);
-		while (!exists(waitfile))
-			usleep(200000);
-	}
+	if (waitfile)
+		signal_and_wait(readyfile, "waiting for", waitfile);
 
 	t = now();
 	for (i = 0; i < npages; i++) {
@@ -152,9 +170,12 @@ int main(int argc, char **argv)
 		}
 	}
 	printf("memscan: final check %.1f s, total %lu bad pages\n", now() - t, bad);
+	fflush(stdout);
+	if (donefile)
+		signal_and_wait(donefile, "holding the pages until", endfile);
 	return bad ? 1 : 0;
 
 usage:
-	fprintf(stderr, "usage: memscan -m MB [-p PASSES] [-t zero|same|text|random|mixed] [-H] [-s STOPFILE] [-w WAITFILE [-r READYFILE]]\n");
+	fprintf(stderr, "usage: memscan -m MB [-p PASSES] [-t zero|same|text|random|mixed] [-H] [-s STOPFILE] [-w WAITFILE [-r READYFILE]] [-d DONEFILE -e ENDFILE]\n");
 	return 2;
 }
