@@ -49,12 +49,12 @@ static int exists(const char *path)
 	return path && access(path, F_OK) == 0;
 }
 
-/* Create @signal (if any), then wait until @wait exists. */
-static void signal_and_wait(const char *signal, const char *what,
-			    const char *wait)
+/* Create @mark (if any), then wait until @wait exists. */
+static void mark_and_wait(const char *mark, const char *what,
+			  const char *wait)
 {
-	if (signal) {
-		FILE *f = fopen(signal, "w");
+	if (mark) {
+		FILE *f = fopen(mark, "w");
 
 		if (f)
 			fclose(f);
@@ -158,7 +158,7 @@ int main(int argc, char **argv)
 	pass--;
 
 	if (waitfile)
-		signal_and_wait(readyfile, "waiting for", waitfile);
+		mark_and_wait(readyfile, "waiting for", waitfile);
 
 	t = now();
 	for (i = 0; i < npages; i++) {
@@ -172,7 +172,7 @@ int main(int argc, char **argv)
 	printf("memscan: final check %.1f s, total %lu bad pages\n", now() - t, bad);
 	fflush(stdout);
 	if (donefile)
-		signal_and_wait(donefile, "holding the pages until", endfile);
+		mark_and_wait(donefile, "holding the pages until", endfile);
 	return bad ? 1 : 0;
 
 usage:
