@@ -15,7 +15,9 @@
  * sent to the backing device by the bio that swap falls back to is not
  * rotated for reclaim when its write ends, and the swap fills with written
  * pages (bench/runs/diag-thp-swapcache-20261207). So ->rw_page takes every
- * page, THPs too, and the page's I/O ends when its bio does.
+ * page, THPs too: a write ends when its bio does, and a read returns only
+ * when its bio has ended, as swap's synchronous swap-in needs
+ * (bench/runs/full14-20261207, rzs_rw_page()).
  *
  * Only whole, page-aligned pages are accepted; anything else fails with
  * BLK_STS_IOERR and is counted as invalid I/O. Discard and write-zeroes free
@@ -36,6 +38,7 @@
 #include <linux/string.h>
 #include <linux/ctype.h>
 #include <linux/overflow.h>
+#include <linux/completion.h>
 
 #include "ramzswap_drv.h"
 #include "ramzswap_comp.h"
@@ -216,37 +219,58 @@ static void rzs_page_write_endio(struct bio *bio)
 	bio_put(bio);
 }
 
-/* As swap's end_swap_bio_read(); interrupt context. */
+/* Wakes the rzs_rw_page() that waits for this read; interrupt context. */
 static void rzs_page_read_endio(struct bio *bio)
 {
-	page_endio(bio_first_page_all(bio), false,
-		   blk_status_to_errno(bio->bi_status));
-	bio_put(bio);
+	complete(bio->bi_private);
 }
 
 /*
  * Swap's synchronous page I/O (bdev_read_page(), bdev_write_page()): the
  * page, locked, and for a write under writeback, possibly a THP. It is
- * wrapped in a bio that goes down rzs_submit_bio()'s path; the bio's end
- * unlocks the page or ends its writeback, at once for a page kept in RAM,
- * when the backing I/O ends for a forwarded one (PG_reclaim intact, so
- * reclaim rotates the page then). Never declines: see the top of the file.
- * Called outside any submit_bio, with the queue entered by the caller.
+ * wrapped in a bio that goes down rzs_submit_bio()'s path.
+ *
+ * A write returns at once; the bio's end ends the page's writeback, at once
+ * for a page kept in RAM, when the backing I/O ends for a forwarded one
+ * (PG_reclaim intact, so reclaim rotates the page then). The page is in the
+ * swap cache, which holds it until then.
+ *
+ * A read waits for its bio to end, backing I/O included, and only then
+ * unlocks the page. Swap's synchronous swap-in holds nothing but its own
+ * reference to a page outside the swap cache: a fault that stops waiting
+ * for the page lock (KVM's FOLL_NOWAIT, a fatal signal) drops that
+ * reference, and a read still in flight would then fill a freed page.
+ *
+ * Never declines: see the top of the file. Process context, may sleep:
+ * called outside any submit_bio, with the queue entered by the caller; the
+ * forwarded bios are submitted, not held, so the wait cannot deadlock.
  */
 static int rzs_rw_page(struct block_device *bdev, sector_t sector,
 		       struct page *page, enum req_op op)
 {
-	bool write = op_is_write(op);
+	DECLARE_COMPLETION_ONSTACK(done);
 	struct bio *bio;
+	int err;
 
 	/* GFP_NOIO from a mempool: waits rather than fails. */
 	bio = bio_alloc_bioset(bdev, 1, op, GFP_NOIO, &rzs_page_bio_set);
 	if (WARN_ON_ONCE(!bio))
 		return -ENOMEM;
 	bio->bi_iter.bi_sector = sector;
-	bio->bi_end_io = write ? rzs_page_write_endio : rzs_page_read_endio;
 	__bio_add_page(bio, page, thp_size(page), 0);
+	if (op_is_write(op)) {
+		bio->bi_end_io = rzs_page_write_endio;
+		rzs_submit_bio(bio);
+		return 0;
+	}
+	bio->bi_private = &done;
+	bio->bi_end_io = rzs_page_read_endio;
 	rzs_submit_bio(bio);
+	wait_for_completion_io(&done);
+	err = blk_status_to_errno(bio->bi_status);
+	bio_put(bio);
+	/* As swap's end_swap_bio_read(): uptodate or error, then unlocked. */
+	page_endio(page, false, err);
 	return 0;
 }
 
